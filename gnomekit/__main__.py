@@ -1,0 +1,5 @@
+import sys
+
+from gnomekit.cli import main
+
+sys.exit(main())

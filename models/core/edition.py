@@ -1,0 +1,92 @@
+"""Loading edition files (TOML) with precise, collected error messages.
+
+An edition describes a game's components.  Validation collects every problem
+it finds and raises one :class:`EditionError` listing them all, each with the
+line of the file where the offending key or table stands (found by searching
+the source text, since ``tomllib`` does not keep positions).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from models.core.errors import EditionError
+
+_TOML_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+@dataclass
+class TomlSource:
+    """A parsed TOML document that remembers its text for locating keys."""
+
+    name: str
+    text: str
+    data: dict[str, Any]
+    problems: list[str] = field(default_factory=list)
+
+    def locate(self, *needles: str) -> tuple[int | None, int | None]:
+        """Line and column (1-based) of the first line containing all needles in order."""
+        for i, line in enumerate(self.text.splitlines(), start=1):
+            pos = 0
+            ok = True
+            first = None
+            for n in needles:
+                j = line.find(n, pos)
+                if j < 0:
+                    ok = False
+                    break
+                if first is None:
+                    first = j
+                pos = j + len(n)
+            if ok:
+                return i, (first or 0) + 1
+        return None, None
+
+    def problem(self, message: str, *needles: str) -> None:
+        """Record a problem, located at the first line holding ``needles``."""
+        line, col = self.locate(*needles) if needles else (None, None)
+        where = f"{self.name}:{line}:{col}" if line is not None else self.name
+        self.problems.append(f"{where}: {message}")
+
+    def raise_if_problems(self) -> None:
+        if self.problems:
+            first_line, first_col = None, None
+            m = re.match(r"^.*?:(\d+):(\d+):", self.problems[0])
+            if m:
+                first_line, first_col = int(m.group(1)), int(m.group(2))
+            msg = f"{len(self.problems)} problem(s) in edition:\n  " + "\n  ".join(self.problems)
+            raise EditionError(msg, source=self.name, line=first_line, column=first_col)
+
+
+def parse_toml(text: str, name: str) -> TomlSource:
+    """Parse TOML text, turning syntax errors into located :class:`EditionError`."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = _TOML_POS.search(str(exc))
+        line = int(m.group(1)) if m else None
+        col = int(m.group(2)) if m else None
+        msg = _TOML_POS.sub("", str(exc)).strip()
+        raise EditionError(f"not valid TOML: {msg}", source=name, line=line, column=col) from None
+    return TomlSource(name=name, text=text, data=data)
+
+
+def read_toml_file(path: str | Path) -> TomlSource:
+    """Read and parse a TOML file from disk."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise EditionError(f"cannot read edition file: {exc.strerror}", source=str(path)) from None
+    return parse_toml(text, str(path))
+
+
+def read_bundled_toml(package: str, filename: str) -> TomlSource:
+    """Read a TOML file shipped inside a package (e.g. a default edition)."""
+    text = resources.files(package).joinpath(filename).read_text(encoding="utf-8")
+    return parse_toml(text, f"{package.replace('.', '/')}/{filename}")

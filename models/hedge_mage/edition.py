@@ -1,0 +1,296 @@
+"""Hedge Mage component data: the garden, the hedge tiles, the deck.
+
+Nothing in the rules engine hard-codes a board size or a tile: everything is
+read from an edition file and validated here, with every problem reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from models.core.edition import TomlSource, read_bundled_toml, read_toml_file
+from models.core.grid import Cell, is_edge_connected, transform
+
+RESERVED_LETTERS = set("W*^+.")
+
+
+@dataclass(frozen=True)
+class Orientation:
+    """One distinct way to lay a tile: cells as offsets from the sigil cell."""
+
+    index: int  # 0-7: rotation quarter turns clockwise + 4 if mirrored first
+    offsets: tuple[Cell, ...]  # sorted offsets of every cell from the sigil cell
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A hedge tile: its cells (normalised offsets) and its sigil cell."""
+
+    name: str
+    cells: tuple[Cell, ...]
+    sigil: Cell
+    orientations: tuple[Orientation, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+    def orientation(self, index: int) -> Orientation:
+        """The orientation with this symmetry index (any of 0-7; duplicates map to one)."""
+        offs = _oriented(self.cells, self.sigil, index)
+        for o in self.orientations:
+            if o.offsets == offs:
+                return o
+        raise KeyError(index)  # pragma: no cover - every index maps to a stored orientation
+
+
+def _oriented(cells: tuple[Cell, ...], sigil: Cell, index: int) -> tuple[Cell, ...]:
+    sr, sc = sigil
+    return tuple(sorted(transform((r - sr, c - sc), index) for r, c in cells))
+
+
+def make_tile(name: str, rows: list[str]) -> Tile:
+    """Build a tile from its picture (``@`` sigil, ``#`` hedge, ``.`` nothing)."""
+    cells: list[Cell] = []
+    sigil: Cell | None = None
+    for r, line in enumerate(rows):
+        for c, ch in enumerate(line):
+            if ch in "@#":
+                cells.append((r, c))
+            if ch == "@":
+                sigil = (r, c)
+    assert sigil is not None
+    seen: dict[tuple[Cell, ...], int] = {}
+    for i in range(8):
+        offs = _oriented(tuple(cells), sigil, i)
+        seen.setdefault(offs, i)
+    orients = tuple(Orientation(i, offs) for offs, i in seen.items())
+    return Tile(name=name, cells=tuple(sorted(cells)), sigil=sigil, orientations=orients)
+
+
+@dataclass(frozen=True)
+class Enchantment:
+    id: str
+    name: str
+    kind: str
+    tunnel: int | None
+    text: str
+
+
+@dataclass(frozen=True)
+class HedgeMageEdition:
+    """A validated Hedge Mage edition."""
+
+    name: str
+    source: str
+    reconstructed: bool
+    rows: int
+    cols: int
+    numbered: tuple[Cell, ...]
+    shaded: tuple[Cell, ...]
+    tiles: dict[str, Tile]
+    deck: tuple[str, ...]
+    removed: int
+    substitute: str | None
+    movement_token_cap: int
+    start_movement_tokens: int
+    start_springshrooms: int
+    mages: int
+    gnome_kinds: dict[str, str]  # kind -> letter
+    gnomes_per_kind: int
+    enchantments: tuple[Enchantment, ...]
+    first_game: tuple[str, ...]
+
+    def tile(self, name: str) -> Tile:
+        return self.tiles[name]
+
+    def tile_order(self, name: str) -> int:
+        """Position of a tile in the edition (deterministic tie-breaks)."""
+        return list(self.tiles).index(name) if name in self.tiles else len(self.tiles)
+
+    def kind_of_letter(self, letter: str) -> str | None:
+        for kind, ch in self.gnome_kinds.items():
+            if ch == letter.lower():
+                return kind
+        return None
+
+    def enchantment(self, ident: str) -> Enchantment:
+        for e in self.enchantments:
+            if e.id == ident:
+                return e
+        raise KeyError(ident)
+
+
+def _cell(src: TomlSource, value: Any, what: str, rows: int, cols: int) -> Cell | None:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        src.problem(f"{what}: expected a cell [row, col], got {value!r}", what.split(".")[0])
+        return None
+    r, c = value
+    if not (0 <= r < rows and 0 <= c < cols):
+        src.problem(f"{what}: cell [{r}, {c}] is outside the {rows}x{cols} garden", f"[{r}, {c}]")
+        return None
+    return (r, c)
+
+
+def _int(src: TomlSource, table: dict[str, Any], key: str, default: int | None, low: int) -> int:
+    v = table.get(key, default)
+    if v is None:
+        src.problem(f"missing key '{key}'", "[")
+        return low
+    if not isinstance(v, int) or isinstance(v, bool) or v < low:
+        src.problem(f"'{key}' must be a whole number >= {low}, got {v!r}", key)
+        return low
+    return v
+
+
+def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
+    """Validate a parsed TOML document as a Hedge Mage edition (all problems at once)."""
+    d = src.data
+    meta = d.get("edition", {})
+    if meta.get("game", "hedge-mage") != "hedge-mage":
+        src.problem(f"this edition is for {meta.get('game')!r}, not 'hedge-mage'", "game")
+    garden = d.get("garden")
+    if not isinstance(garden, dict):
+        src.problem("missing table [garden] (rows, cols, numbered, shaded)")
+        garden = {}
+    rows = _int(src, garden, "rows", None, 2) if garden else 2
+    cols = _int(src, garden, "cols", None, 2) if garden else 2
+    numbered: list[Cell] = []
+    for i, v in enumerate(garden.get("numbered", [])):
+        cell = _cell(src, v, f"numbered[{i}]", rows, cols)
+        if cell:
+            numbered.append(cell)
+    shaded: list[Cell] = []
+    for i, v in enumerate(garden.get("shaded", [])):
+        cell = _cell(src, v, f"shaded[{i}]", rows, cols)
+        if cell:
+            shaded.append(cell)
+    allshaded = numbered + shaded
+    dups = {c for c in allshaded if allshaded.count(c) > 1}
+    for c in sorted(dups):
+        src.problem(f"shaded space [{c[0]}, {c[1]}] is listed twice", f"[{c[0]}, {c[1]}]")
+
+    tiles: dict[str, Tile] = {}
+    raw_tiles = d.get("tiles")
+    if not isinstance(raw_tiles, dict) or not raw_tiles:
+        src.problem("missing table [tiles] (name = [picture rows])")
+        raw_tiles = {}
+    for name, pic in raw_tiles.items():
+        if not isinstance(pic, list) or not pic or not all(isinstance(x, str) for x in pic):
+            src.problem(f"tile {name}: expected a list of picture rows like [\"@#\"]", name)
+            continue
+        chars = "".join(pic)
+        bad = sorted(set(chars) - set("@#."))
+        if bad:
+            src.problem(f"tile {name}: unknown character(s) {bad} (use @ # .)", name)
+            continue
+        if chars.count("@") != 1:
+            src.problem(f"tile {name}: needs exactly one sigil '@', has {chars.count('@')}", name)
+            continue
+        cells = [(r, c) for r, row in enumerate(pic) for c, ch in enumerate(row) if ch in "@#"]
+        if not is_edge_connected(cells):
+            src.problem(f"tile {name}: shape is not edge-connected", name)
+            continue
+        tiles[name] = make_tile(name, pic)
+
+    deck_t = d.get("deck", {})
+    cards = deck_t.get("cards", list(tiles))
+    for card in cards:
+        if card not in tiles and raw_tiles and card not in raw_tiles:
+            src.problem(f"deck: unknown tile name {card!r}", "cards", str(card))
+    removed = _int(src, deck_t, "removed", 0, 0)
+    if removed > len(cards):
+        src.problem(f"deck: removes {removed} cards but has only {len(cards)}", "removed")
+    substitute = deck_t.get("substitute")
+    if substitute is not None and substitute not in raw_tiles:
+        src.problem(f"deck: unknown substitute tile {substitute!r}", "substitute")
+
+    players = d.get("players", {})
+    cap = _int(src, players, "movement_token_cap", 6, 0)
+    start_tokens = _int(src, players, "start_movement_tokens", 4, 0)
+    start_shrooms = _int(src, players, "start_springshrooms", 1, 0)
+    mages = _int(src, players, "mages", 2, 0)
+
+    gn = d.get("gnomes", {})
+    kinds = gn.get("kinds", {"flower": "f", "mushroom": "m", "pumpkin": "p"})
+    gkinds: dict[str, str] = {}
+    if not isinstance(kinds, dict):
+        src.problem("gnomes.kinds: expected a table kind = letter", "kinds")
+        kinds = {}
+    for kind, letter in kinds.items():
+        if not isinstance(letter, str) or len(letter) != 1 or not letter.isalpha():
+            src.problem(f"gnome kind {kind}: letter must be one letter, got {letter!r}", kind)
+            continue
+        if letter.upper() in RESERVED_LETTERS or letter.lower() in gkinds.values():
+            src.problem(f"gnome kind {kind}: letter {letter!r} is reserved or used twice", kind)
+            continue
+        gkinds[kind] = letter.lower()
+    per_kind = _int(src, gn, "per_kind", 4, 0)
+
+    enchs: list[Enchantment] = []
+    for i, e in enumerate(d.get("enchantments", [])):
+        if not isinstance(e, dict) or "id" not in e or "kind" not in e:
+            src.problem(f"enchantments[{i}]: needs at least id and kind", "[[enchantments]]")
+            continue
+        if e["kind"] not in gkinds:
+            src.problem(f"enchantment {e['id']}: unknown gnome kind {e['kind']!r}", str(e["id"]))
+        tunnel = e.get("tunnel")
+        if tunnel is not None and not (
+            isinstance(tunnel, int) and 1 <= tunnel <= len(numbered)
+        ):
+            src.problem(
+                f"enchantment {e['id']}: tunnel must be a numbered space 1..{len(numbered)}",
+                str(e["id"]),
+            )
+            tunnel = None
+        enchs.append(
+            Enchantment(str(e["id"]), str(e.get("name", e["id"])), str(e["kind"]), tunnel,
+                        str(e.get("text", "")))
+        )
+    ids = {e.id for e in enchs}
+    first_game = d.get("setup", {}).get("first_game", [e.id for e in enchs][:3])
+    for ident in first_game:
+        if ident not in ids:
+            src.problem(f"setup.first_game: unknown enchantment {ident!r}", "first_game")
+    src.raise_if_problems()
+    return HedgeMageEdition(
+        name=str(meta.get("name", Path(src.name).stem)),
+        source=src.name,
+        reconstructed=bool(meta.get("reconstructed", False)),
+        rows=rows,
+        cols=cols,
+        numbered=tuple(numbered),
+        shaded=tuple(shaded),
+        tiles=tiles,
+        deck=tuple(cards),
+        removed=removed,
+        substitute=substitute,
+        movement_token_cap=cap,
+        start_movement_tokens=start_tokens,
+        start_springshrooms=start_shrooms,
+        mages=mages,
+        gnome_kinds=gkinds,
+        gnomes_per_kind=per_kind,
+        enchantments=tuple(enchs),
+        first_game=tuple(first_game),
+    )
+
+
+@cache
+def default_edition() -> HedgeMageEdition:
+    """The bundled, reconstructed default edition."""
+    return edition_from_toml(read_bundled_toml("models.hedge_mage.data", "default.toml"))
+
+
+def load_edition(path: str | Path | None) -> HedgeMageEdition:
+    """Load an edition file, or the default one when ``path`` is None."""
+    if path is None:
+        return default_edition()
+    return edition_from_toml(read_toml_file(path))
