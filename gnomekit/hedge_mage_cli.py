@@ -33,10 +33,12 @@ def load_garden(args: argparse.Namespace) -> tuple[Garden, HedgeMageEdition]:
 
 
 def _garden_answer(g: Garden, ed: HedgeMageEdition, extra: dict[str, Any] | None = None,
-                   note: str = "") -> Answer:
+                   note: str = "", as_json: bool = False) -> Answer:
     data = garden_to_json(g)
     if extra:
         data = {**data, **extra}
+    if as_json:  # the text is not printed; gardens the text cannot carry still print as JSON
+        return Answer(data, "")
     text = garden_to_text(g, ed)
     if note:
         text += "\n" + note
@@ -47,7 +49,7 @@ def cmd_new(args: argparse.Namespace) -> Answer:
     ed = edition_of(args)
     enchs = tuple(args.enchantments.split(",")) if args.enchantments else None
     g, _deck = new_garden(ed, args.seed, enchs)
-    return _garden_answer(g, ed)
+    return _garden_answer(g, ed, as_json=args.json)
 
 
 def cmd_random(args: argparse.Namespace) -> Answer:
@@ -57,19 +59,18 @@ def cmd_random(args: argparse.Namespace) -> Answer:
     note = ""
     if skipped:
         note = "rounds with no legal placement (nothing placed): " + ", ".join(map(str, skipped))
-    return _garden_answer(g, ed, note=note)
+    return _garden_answer(g, ed, note=note, as_json=args.json)
 
 
 def cmd_show(args: argparse.Namespace) -> Answer:
     g, ed = load_garden(args)
     warnings = g.warnings()
-    data = {"garden": garden_to_json(g), "warnings": warnings}
+    if args.json:
+        return Answer({**garden_to_json(g), "warnings": warnings}, "")
     text = garden_to_text(g, ed)
     if warnings:
         text += "\nwarnings (no legal play reaches this):\n" + "\n".join(f"  - {w}" for w in warnings)
-    if args.json:
-        data = {**garden_to_json(g), "warnings": warnings}
-    return Answer(data, text)
+    return Answer({"garden": garden_to_json(g), "warnings": warnings}, text)
 
 
 def draw_with(g: Garden, ed: HedgeMageEdition, marks: dict[tuple[int, int], str]) -> str:
@@ -116,7 +117,8 @@ def cmd_check(args: argparse.Namespace) -> Answer:
         raise UsageError("check needs --place PLACEMENT (e.g. --place L4:R90@3,4)")
     p = with_held_tokens(g, parse_placement(args.place, ed))
     rep = check_placement(g, ed, p, check_tile_choice=not args.any_tile)
-    return Answer(rep.to_json(), report_text(g, ed, rep), OK if rep.legal else NO)
+    text = "" if args.json else report_text(g, ed, rep)
+    return Answer(rep.to_json(), text, OK if rep.legal else NO)
 
 
 def cmd_moves(args: argparse.Namespace) -> Answer:
@@ -211,7 +213,7 @@ def _register_more(verbs: argparse._SubParsersAction) -> None:  # type: ignore[t
     """Verbs implemented in other modules (solve, hint, audit) register here."""
     import importlib
 
-    for module in ("gnomekit.hedge_mage_solve_cli",):
+    for module in ("gnomekit.hedge_mage_solve_cli", "gnomekit.hedge_mage_audit_cli"):
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:

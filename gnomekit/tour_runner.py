@@ -40,20 +40,16 @@ def run_tour(args: argparse.Namespace) -> Answer:
                 raise
             continue
         files = mod.puzzle_files()
+        progress = not args.json and sys.stderr.isatty()
         for i, path in enumerate(files, start=1):
-            if not args.json:
+            if progress:
                 sys.stderr.write(f"\r[{game}] puzzle {i}/{len(files)}: {path.stem:<40}")
                 sys.stderr.flush()
             out = mod.run_puzzle(path)
             outcomes.append(out)
             if not args.quiet:
-                mark = "ok" if out.verified else "MISMATCH"
-                blocks.append(
-                    f"=== {game} / {out.name} [{mark}]\n{out.position_text.rstrip()}\n"
-                    f"question: {out.question}\nanswer:   {out.answer_text}\n"
-                    + (f"{out.detail.rstrip()}\n" if out.detail else "")
-                )
-        if not args.json and files:
+                blocks.append(render_outcome(out, i, len(files)))
+        if progress and files:
             sys.stderr.write("\r" + " " * 70 + "\r")
     total = time.perf_counter() - started
     rows = []
@@ -87,6 +83,45 @@ def run_tour(args: argparse.Namespace) -> Answer:
         "ok": not bad and bool(outcomes),
     }
     return Answer(data, text, OK if (not bad and outcomes) else NO)
+
+
+def render_outcome(out: PuzzleOutcome, index: int, count: int) -> str:
+    """One puzzle for people: title, story, position (beside the answer's picture), question, answer."""
+    mark = "verified" if out.verified else ("MISMATCH" if out.solved else "NOT SOLVED")
+    title = out.data.get("title") if isinstance(out.data.get("title"), str) else ""
+    head = f"=== {out.game} {index}/{count}: {out.name}" + (f" - {title}" if title else "") + f"  [{mark}]"
+    lines = [head]
+    about = out.data.get("about")
+    if isinstance(about, str) and about.strip():
+        lines += [f"  {x}" for x in about.strip().splitlines()]
+    lines.append("")
+    picture = out.data.get("picture")
+    if isinstance(picture, str) and picture.strip():
+        lines.append(side_by_side(out.position_text, picture))
+        legend = out.data.get("legend")
+        if isinstance(legend, str) and legend:
+            lines.append(f"(right: {legend})")
+    else:
+        lines.append(out.position_text.rstrip())
+    lines.append("")
+    lines.append(f"question: {out.question}")
+    lines.append(f"answer:   {out.answer_text}")
+    if out.detail:
+        lines += [f"  {x}" if x else "" for x in out.detail.rstrip().splitlines()]
+    lines.append(f"{mark} in {out.seconds:.2f}s")
+    return "\n".join(lines) + "\n"
+
+
+def side_by_side(position: str, picture: str, gap: int = 6) -> str:
+    """The position text with a same-height picture printed to the right of its last lines."""
+    left = position.rstrip().splitlines()
+    right = picture.rstrip().splitlines()
+    if len(right) > len(left):
+        return position.rstrip() + "\n\n" + picture.rstrip()
+    width = max(len(x) for x in left[-len(right):])
+    top = left[: len(left) - len(right)]
+    rows = [f"{a.ljust(width)}{' ' * gap}{b}".rstrip() for a, b in zip(left[-len(right):], right, strict=True)]
+    return "\n".join(top + rows)
 
 
 def _exists(module: str) -> bool:

@@ -71,7 +71,10 @@ class _Parser:
         m = _NUMBER.match(self.text, pos)
         if m:
             s = m.group(0)
-            return (float(s) if any(x in s for x in ".eE") else int(s)), m.end()
+            try:
+                return (float(s) if any(x in s for x in ".eE") else int(s)), m.end()
+            except ValueError:  # more digits than int() converts (sys.set_int_max_str_digits)
+                raise self.fail(pos, "a number of reasonable size") from None
         raise self.fail(pos, "a value (object, array, string, number, true, false or null)")
 
     def string(self, pos: int) -> tuple[str, int]:
@@ -125,7 +128,10 @@ class _Parser:
 def loads_with_positions(text: str, source: str) -> tuple[Any, dict[Path, tuple[int, int]]]:
     """Parse JSON; return the value and the (line, column) of every value by path."""
     p = _Parser(text, source)
-    value, pos = p.value(0, ())
+    try:
+        value, pos = p.value(0, ())
+    except RecursionError:
+        raise NotationError("invalid JSON: nested too deeply", source=source, line=1, column=1) from None
     pos = p.ws(pos)
     if pos != len(text):
         raise p.fail(pos, "end of input after the JSON value")

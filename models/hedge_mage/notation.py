@@ -34,7 +34,7 @@ from models.core.grid import Cell
 from models.core.jsonpos import loads_with_positions, path_str
 from models.hedge_mage.edition import HedgeMageEdition
 from models.hedge_mage.placement import ORIENTATION_NAMES, Placement, placement_at
-from models.hedge_mage.position import Garden, Gnome, Hedge, Mage
+from models.hedge_mage.position import Garden, Gnome, Hedge, Mage, Problem
 
 HEADER = "hedge-mage garden"
 HEDGE_LETTERS = string.ascii_lowercase
@@ -166,7 +166,7 @@ def garden_from_json_data(
         go = rd.obj(x, p, '"kind", "at", "awake"')
         if "kind" not in go or "at" not in go:
             raise rd.err(p, 'keys "kind" and "at" in the gnome object')
-        if go["kind"] not in edition.gnome_kinds:
+        if not isinstance(go["kind"], str) or go["kind"] not in edition.gnome_kinds:
             raise rd.err(p + ("kind",), "a gnome kind: " + ", ".join(edition.gnome_kinds),
                          go["kind"])
         gnomes.append(
@@ -207,23 +207,51 @@ def garden_from_json_data(
         round=rd.int_(d.get("round", 1), ("round",), 1),
         edition=edition_name,
     )
-    _raise_problems(g, edition, source, positions)
+    _raise_problems(g, edition, source, positions, d)
     return g
 
 
+def _json_path(prob: Problem, data: dict[str, Any]) -> tuple[Any, ...]:
+    """The JSON path a well-formedness problem is about (as precise as the input allows)."""
+    field_ = prob.field
+    items = data.get(field_)
+    if field_ == "hedges" and prob.index is not None:
+        base: tuple[Any, ...] = (field_, prob.index)
+        if prob.key == "cells" and prob.cell is not None:
+            try:
+                cells = items[prob.index]["cells"]
+                return base + ("cells", cells.index(list(prob.cell)))
+            except (LookupError, TypeError, ValueError):
+                return base + ("cells",)
+        return base + ((prob.key,) if prob.key else ())
+    if isinstance(items, list) and prob.cell is not None:
+        for j, v in enumerate(items):
+            at = v.get(prob.key) if isinstance(v, dict) and prob.key else v
+            if at == list(prob.cell):
+                # duplicates: point at the second occurrence, the one that clashes
+                later = [k for k, w in enumerate(items) if k > j and
+                         (w.get(prob.key) if isinstance(w, dict) and prob.key else w) == list(prob.cell)]
+                k = later[0] if later and prob.message.startswith("two ") else j
+                return (field_, k) + ((prob.key,) if prob.key else ())
+    if isinstance(items, list) and prob.index is not None and prob.index < len(items):
+        return (field_, prob.index)
+    return (field_,)
+
+
 def _raise_problems(
-    g: Garden, edition: HedgeMageEdition, source: str, positions: dict[Any, tuple[int, int]]
+    g: Garden, edition: HedgeMageEdition, source: str, positions: dict[Any, tuple[int, int]],
+    data: dict[str, Any],
 ) -> None:
-    probs = g.problems(edition)
+    probs = g.problem_list(edition)
     if not probs:
         return
-    first = probs[0]
-    m = re.match(r"(\w+)\[(\d+)\]", first)
-    line = col = None
-    if m and (m.group(1), int(m.group(2))) in positions:
-        line, col = positions[(m.group(1), int(m.group(2)))]
+    path = _json_path(probs[0], data)
+    while path and path not in positions:
+        path = path[:-1]
+    line, col = positions.get(path, (None, None))
     raise NotationError(
-        "the garden is not well formed: " + "; ".join(probs), source=source, line=line, column=col
+        "the garden is not well formed: " + "; ".join(p.message for p in probs), source=source, line=line,
+        column=col,
     )
 
 
@@ -233,8 +261,19 @@ def _raise_problems(
 
 def _hedge_letter(i: int) -> str:
     if i >= len(HEDGE_LETTERS):
-        raise ValueError("the text notation names at most 26 hedges; use JSON")
+        raise NotationError(f"the text notation names at most {len(HEDGE_LETTERS)} hedges; use JSON (--json)")
     return HEDGE_LETTERS[i]
+
+
+def _text_safe(value: str, what: str, token: bool = False) -> str:
+    """A header value the text notation can carry unchanged (else NotationError: use JSON)."""
+    breaks = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+    bad = "#" in value or value != value.strip() or any(ch in value for ch in breaks)
+    if token and (not value or value == "-" or any(ch.isspace() for ch in value)):
+        bad = True
+    if bad:
+        raise NotationError(f"{what} {value!r} cannot be written in the text notation; use JSON (--json)")
+    return value
 
 
 def cell_token(g: Garden, edition: HedgeMageEdition, cell: Cell) -> str:
@@ -262,7 +301,7 @@ def cell_token(g: Garden, edition: HedgeMageEdition, cell: Cell) -> str:
 
 def garden_to_text(g: Garden, edition: HedgeMageEdition) -> str:
     """The garden as the documented ASCII picture (parse it back with garden_from_text)."""
-    lines = [HEADER, f"edition: {g.edition}"]
+    lines = [HEADER, f"edition: {_text_safe(g.edition, 'the edition name')}"]
     lines.append(f"size: {g.rows}x{g.cols}")
     lines.append(f"round: {g.round}")
     lines.append(f"tile: {g.tile if g.tile is not None else '-'}")
@@ -278,7 +317,8 @@ def garden_to_text(g: Garden, edition: HedgeMageEdition) -> str:
     )
     mage_owners = [m.owner for m in g.mages if m.owner is not None]
     if mage_owners:
-        lines.append("mage-owners: " + " ".join(m.owner or "-" for m in g.mages))
+        lines.append("mage-owners: " + " ".join(
+            "-" if m.owner is None else _text_safe(m.owner, "the mage owner", token=True) for m in g.mages))
     lines.append("")
     tokens = [[cell_token(g, edition, (r, c)) for c in range(g.cols)] for r in range(g.rows)]
     width = max(3, max(len(t) for row in tokens for t in row) + 1)
@@ -298,17 +338,20 @@ _KEYS = ("edition", "size", "round", "tile", "remaining", "substitution", "held-
 
 def garden_from_text(text: str, source: str, edition: HedgeMageEdition) -> Garden:
     """Parse the text notation; errors name the line and column and what was expected."""
-    lines = text.splitlines()
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
     meta: dict[str, tuple[str, int, int]] = {}
     grid: list[tuple[int, str]] = []
     i = 0
     # skip comments and blank lines before the header
     while i < len(lines) and (not lines[i].strip() or lines[i].lstrip().startswith("#")):
         i += 1
-    if i >= len(lines) or lines[i].strip() != HEADER:
+    if i >= len(lines) or lines[i].split("#", 1)[0].strip() != HEADER:
         found = lines[i].strip() if i < len(lines) else "end of input"
         raise NotationError(f"expected the header line '{HEADER}' (or a JSON object)",
                             source=source, line=i + 1, column=1, text=found)
+    header_line = i + 1
     i += 1
     header_row: int | None = None
     for ln in range(i, len(lines)):
@@ -334,9 +377,9 @@ def garden_from_text(text: str, source: str, edition: HedgeMageEdition) -> Garde
         grid.append((ln, raw))
 
     def need(key: str) -> tuple[str, int, int]:
-        if key not in meta:
-            raise NotationError(f"missing line '{key}: ...'", source=source,
-                                line=len(lines) or 1, column=1)
+        if key not in meta:  # located where it belongs: right after the header line
+            raise NotationError(f"missing line '{key}: ...' after the header", source=source,
+                                line=header_line + 1, column=1)
         return meta[key]
 
     def err(msg: str, line: int, col: int, text: str | None = None) -> NotationError:
@@ -382,6 +425,7 @@ def garden_from_text(text: str, source: str, edition: HedgeMageEdition) -> Garde
         if kept is not None and kept not in edition.tiles:
             raise err("expected a tile name of the edition", li, co + v.index(kept), kept)
     hedge_tiles: dict[str, str] = {}
+    hedge_entry: dict[str, tuple[int, int]] = {}
     if "hedges" in meta:
         v, li, co = meta["hedges"]
         if v != "-":
@@ -392,6 +436,7 @@ def garden_from_text(text: str, source: str, edition: HedgeMageEdition) -> Garde
                 if m3.group(1) in hedge_tiles:
                     raise err(f"hedge letter {m3.group(1)} named twice", li, co + v.index(part))
                 hedge_tiles[m3.group(1)] = m3.group(2)
+                hedge_entry[m3.group(1)] = (li, co + v.index(part))
     owners: list[str | None] = []
     if "mage-owners" in meta:
         owners = [None if o == "-" else o for o in meta["mage-owners"][0].split()]
@@ -410,6 +455,7 @@ def garden_from_text(text: str, source: str, edition: HedgeMageEdition) -> Garde
     shrooms: list[Cell] = []
     gnomes: list[Gnome] = []
     mage_cells: list[Cell] = []
+    cell_at: dict[Cell, tuple[int, int]] = {}
     for r, (ln, raw) in enumerate(grid):
         toks = list(re.finditer(r"\S+", raw.split("#", 1)[0]))
         if not toks or toks[0].group(0) != str(r):
@@ -423,12 +469,13 @@ def garden_from_text(text: str, source: str, edition: HedgeMageEdition) -> Garde
         for c, mt in enumerate(cells):
             tok = mt.group(0)
             col = mt.start() + 1
+            cell_at[(r, c)] = (ln + 1, col)
             base, marks = tok[0], tok[1:]
             if base == ".":
                 pass
             elif base == "+":
                 tunnels.append((r, c))
-            elif base.isalpha() and base.lower() in HEDGE_LETTERS:
+            elif base in string.ascii_letters:
                 hl = base.lower()
                 hedge_cells.setdefault(hl, []).append((r, c))
                 if base.isupper():
@@ -445,7 +492,7 @@ def garden_from_text(text: str, source: str, edition: HedgeMageEdition) -> Garde
                     shrooms.append((r, c))
                 elif ch == "W":
                     mage_cells.append((r, c))
-                elif ch.lower() in letters_of:
+                elif ch in letters_of or (ch.isupper() and ch == ch.lower().upper() and ch.lower() in letters_of):
                     gnomes.append(Gnome(letters_of[ch.lower()], (r, c), ch.isupper()))
                 else:
                     expected = "* ^ W or a gnome letter (" + " ".join(sorted(letters_of)) + ")"
@@ -455,18 +502,17 @@ def garden_from_text(text: str, source: str, edition: HedgeMageEdition) -> Garde
     for k, hl in enumerate(order):
         if HEDGE_LETTERS[k] != hl:
             raise err(f"hedge letters must be used in order a, b, c, ...; {HEDGE_LETTERS[k]} is "
-                      "missing", meta.get("hedges", ("", 1, 1))[1], 1)
+                      "missing", *cell_at[hedge_cells[hl][0]], hl)
         if hl not in hedge_tiles:
             raise err(f"hedge {hl} is drawn but not named in the 'hedges:' line",
-                      meta.get("hedges", ("", grid[0][0] + 1, 1))[1], 1, hl)
+                      *cell_at[hedge_cells[hl][0]], hl)
         if hl not in hedge_sigil:
-            raise err(f"hedge {hl} has no sigil cell (write its letter in upper case)",
-                      grid[0][0] + 1, 1, hl)
+            li, co = cell_at[hedge_cells[hl][0]]
+            raise err(f"hedge {hl} has no sigil cell (write its letter in upper case)", li, co, hl)
         hedges.append(Hedge(hedge_tiles[hl], tuple(sorted(hedge_cells[hl])), hedge_sigil[hl]))
     for hl in hedge_tiles:
         if hl not in hedge_cells:
-            raise err(f"hedge {hl} is named but has no cells in the picture",
-                      meta["hedges"][1], meta["hedges"][2], hl)
+            raise err(f"hedge {hl} is named but has no cells in the picture", *hedge_entry[hl], hl)
     if owners and len(owners) != len(mage_cells):
         raise err(f"mage-owners lists {len(owners)} names for {len(mage_cells)} mages",
                   meta["mage-owners"][1], meta["mage-owners"][2])
@@ -490,10 +536,20 @@ def garden_from_text(text: str, source: str, edition: HedgeMageEdition) -> Garde
         round=rnd,
         edition=meta.get("edition", (edition.name, 0, 0))[0],
     )
-    probs = g.problems(edition)
+    probs = g.problem_list(edition)
     if probs:
-        raise NotationError("the garden is not well formed: " + "; ".join(probs), source=source,
-                            line=grid[0][0] + 1, column=1)
+        p = probs[0]
+        where = (grid[0][0] + 1, 1)
+        if p.field == "hedges" and p.index is not None:
+            letter = HEDGE_LETTERS[p.index]
+            if p.key == "tile" and letter in hedge_entry:
+                where = hedge_entry[letter]
+            elif p.cell in cell_at:
+                where = cell_at[p.cell]
+        elif p.cell is not None and p.cell in cell_at:
+            where = cell_at[p.cell]
+        raise NotationError("the garden is not well formed: " + "; ".join(x.message for x in probs),
+                            source=source, line=where[0], column=where[1])
     return g
 
 

@@ -191,6 +191,7 @@ def check_placement(
         elif substitution:
             notes.append(f"uses the once-per-game {placement.tile} substitution")
 
+    v += _token_violations(garden, placement)
     cells = list(placement.cells)
     outside = [c for c in cells if not garden.in_bounds(c)]
     if outside:
@@ -243,6 +244,23 @@ def check_placement(
         points, counted = movement_points(garden, placement)
         token_points = len(placement.tokens)
     return PlacementReport(placement, v, points, counted, token_points, substitution, notes)
+
+
+def _token_violations(garden: Garden, placement: Placement) -> list[Violation]:
+    """Bonus sigil tokens go on distinct non-sigil cells of the new tile, at most as many as held."""
+    out: list[Violation] = []
+    toks = list(placement.tokens)
+    off = sorted({t for t in toks if t not in placement.cells or t == placement.sigil})
+    if off:
+        out.append(Violation("bonus-token", f"bonus sigil tokens must lie on non-sigil cells of the new tile: "
+                             f"{_fmt(off)}", off))
+    dup = sorted({t for t in toks if toks.count(t) > 1})
+    if dup:
+        out.append(Violation("bonus-token", f"two bonus sigil tokens on one cell: {_fmt(dup)}", dup))
+    if len(toks) > garden.held_bonus_sigils:
+        out.append(Violation("bonus-token", f"places {len(toks)} bonus sigil token(s) but the owner holds "
+                             f"{garden.held_bonus_sigils}", []))
+    return out
 
 
 def _old_windows(garden: Garden, skip: set[tuple[Cell, ...]]) -> list[tuple[Cell, ...]]:

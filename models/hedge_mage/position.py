@@ -52,6 +52,23 @@ class Mage:
 
 
 @dataclass(frozen=True)
+class Problem:
+    """One way a garden is not well formed, with what it is about (for located messages).
+
+    ``field`` is the JSON key (``hedges``, ``bonus_sigils``, ``gnomes``, ...), ``index`` the
+    position in that list where it is meaningful (hedges keep their input order), ``key`` the
+    key inside a list entry (``cells``, ``sigil``, ``tile``, ``at``, ``kind``) and ``cell`` the
+    cell involved.
+    """
+
+    message: str
+    field: str
+    index: int | None = None
+    key: str | None = None
+    cell: Cell | None = None
+
+
+@dataclass(frozen=True)
 class Garden:
     """One garden in the building phase (immutable; use ``with_`` helpers to change)."""
 
@@ -128,9 +145,13 @@ class Garden:
     # -- well-formedness ------------------------------------------------------------------------
     def problems(self, edition: HedgeMageEdition | None = None) -> list[str]:
         """Every way this garden is not well formed (empty list when it is fine)."""
-        out: list[str] = []
+        return [p.message for p in self.problem_list(edition)]
+
+    def problem_list(self, edition: HedgeMageEdition | None = None) -> list[Problem]:
+        """Like :meth:`problems`, each with the field and cell involved (so readers can locate it)."""
+        out: list[Problem] = []
         if self.rows < 1 or self.cols < 1:
-            return [f"garden size {self.rows}x{self.cols} is not positive"]
+            return [Problem(f"garden size {self.rows}x{self.cols} is not positive", "rows")]
 
         def bad(cell: Cell) -> bool:
             return not self.in_bounds(cell)
@@ -138,62 +159,73 @@ class Garden:
         seen: dict[Cell, int] = {}
         for i, h in enumerate(self.hedges):
             if edition is not None and h.tile not in edition.tiles:
-                out.append(f"hedges[{i}]: unknown tile {h.tile!r}")
+                out.append(Problem(f"hedges[{i}]: unknown tile {h.tile!r}", "hedges", i, "tile"))
             for c in h.cells:
                 if bad(c):
-                    out.append(f"hedges[{i}] ({h.tile}): cell {c[0]},{c[1]} is outside the garden")
+                    out.append(Problem(f"hedges[{i}] ({h.tile}): cell {c[0]},{c[1]} is outside the garden",
+                                       "hedges", i, "cells", c))
                 if c in seen:
-                    out.append(
-                        f"hedges[{i}] ({h.tile}): cell {c[0]},{c[1]} is also in hedges[{seen[c]}]"
-                    )
+                    out.append(Problem(
+                        f"hedges[{i}] ({h.tile}): cell {c[0]},{c[1]} is also in hedges[{seen[c]}]",
+                        "hedges", i, "cells", c))
                 seen.setdefault(c, i)
             if h.sigil not in h.cells:
-                out.append(f"hedges[{i}] ({h.tile}): sigil {h.sigil[0]},{h.sigil[1]} is not one of its cells")
+                out.append(Problem(
+                    f"hedges[{i}] ({h.tile}): sigil {h.sigil[0]},{h.sigil[1]} is not one of its cells",
+                    "hedges", i, "sigil", h.sigil))
             elif edition is not None and h.tile in edition.tiles:
                 tile = edition.tiles[h.tile]
                 sr, sc = h.sigil
                 offs = tuple(sorted((r - sr, c - sc) for r, c in h.cells))
                 if all(o.offsets != offs for o in tile.orientations):
-                    out.append(
-                        f"hedges[{i}]: cells and sigil do not match tile {h.tile} in any orientation"
-                    )
+                    out.append(Problem(
+                        f"hedges[{i}]: cells and sigil do not match tile {h.tile} in any orientation",
+                        "hedges", i, "sigil", h.sigil))
         sig_cells = {h.sigil for h in self.hedges}
         for b in self.bonus_sigils:
             if b not in self.hedge_at:
-                out.append(f"bonus sigil at {b[0]},{b[1]} is not on a hedge")
+                out.append(Problem(f"bonus sigil at {b[0]},{b[1]} is not on a hedge", "bonus_sigils", cell=b))
             elif b in sig_cells:
-                out.append(f"bonus sigil at {b[0]},{b[1]} lies on a tile's sigil cell")
-        if len(set(self.bonus_sigils)) != len(self.bonus_sigils):
-            out.append("two bonus sigils on the same cell")
-        for name, cells in (("tunnel", self.tunnels), ("springshroom", self.springshrooms)):
-            for c in cells:
-                if bad(c):
-                    out.append(f"{name} at {c[0]},{c[1]} is outside the garden")
-                elif c in self.hedge_at:
-                    out.append(f"{name} at {c[0]},{c[1]} is under a hedge")
-            if len(set(cells)) != len(cells):
-                out.append(f"two {name}s on the same cell")
-        for i, g in enumerate(self.gnomes):
+                out.append(Problem(f"bonus sigil at {b[0]},{b[1]} lies on a tile's sigil cell", "bonus_sigils",
+                                   cell=b))
+        for name, field_, cells in (("bonus sigil", "bonus_sigils", self.bonus_sigils),
+                                    ("tunnel", "tunnels", self.tunnels),
+                                    ("springshroom", "springshrooms", self.springshrooms)):
+            if field_ != "bonus_sigils":
+                for c in cells:
+                    if bad(c):
+                        out.append(Problem(f"{name} at {c[0]},{c[1]} is outside the garden", field_, cell=c))
+                    elif c in self.hedge_at:
+                        out.append(Problem(f"{name} at {c[0]},{c[1]} is under a hedge", field_, cell=c))
+            for c in sorted({c for c in cells if cells.count(c) > 1}):
+                out.append(Problem(f"two {name}s on the same cell {c[0]},{c[1]}", field_, cell=c))
+        for g in self.gnomes:
             if bad(g.at):
-                out.append(f"gnomes[{i}]: {g.at[0]},{g.at[1]} is outside the garden")
+                out.append(Problem(f"{g.kind} gnome at {g.at[0]},{g.at[1]} is outside the garden", "gnomes",
+                                   key="at", cell=g.at))
             if edition is not None and g.kind not in edition.gnome_kinds:
-                out.append(f"gnomes[{i}]: unknown kind {g.kind!r}")
-        for i, m in enumerate(self.mages):
+                out.append(Problem(f"gnome at {g.at[0]},{g.at[1]}: unknown kind {g.kind!r}", "gnomes",
+                                   key="kind", cell=g.at))
+        for m in self.mages:
             if bad(m.at):
-                out.append(f"mages[{i}]: {m.at[0]},{m.at[1]} is outside the garden")
+                out.append(Problem(f"mage at {m.at[0]},{m.at[1]} is outside the garden", "mages", key="at",
+                                   cell=m.at))
         for what, items in (("gnomes", [g.at for g in self.gnomes]), ("mages", [m.at for m in self.mages])):
             for c in sorted({c for c in items if items.count(c) > 1}):
-                out.append(f"two {what} on {c[0]},{c[1]}")
+                out.append(Problem(f"two {what} on {c[0]},{c[1]}", what, key="at", cell=c))
         if edition is not None:
             if self.tile is not None and self.tile not in edition.tiles:
-                out.append(f"revealed tile {self.tile!r} is not in the edition")
-            for t in self.remaining_tiles:
+                out.append(Problem(f"revealed tile {self.tile!r} is not in the edition", "tile"))
+            for i, t in enumerate(self.remaining_tiles):
                 if t not in edition.tiles:
-                    out.append(f"remaining tile {t!r} is not in the edition")
+                    out.append(Problem(f"remaining tile {t!r} is not in the edition", "remaining_tiles", i))
             if self.kept_tile is not None and self.kept_tile not in edition.tiles:
-                out.append(f"kept tile {self.kept_tile!r} is not in the edition")
+                out.append(Problem(f"kept tile {self.kept_tile!r} is not in the edition", "kept_tile"))
+        if self.kept_tile is not None and not self.substitution_used:
+            out.append(Problem(f"kept tile {self.kept_tile!r} is given but the substitution is unused",
+                               "kept_tile"))
         if self.held_bonus_sigils < 0:
-            out.append("held bonus sigil tokens cannot be negative")
+            out.append(Problem("held bonus sigil tokens cannot be negative", "held_bonus_sigils"))
         return out
 
     def warnings(self) -> list[str]:

@@ -1,0 +1,133 @@
+"""Gnomes at Midnight benchmark: ratios within one run, one table per part.
+
+    python benchmarks/gnomes_at_midnight.py [--quick]
+
+1. Search on the puzzle set with and without the transposition table, move
+   ordering and symmetry reduction: nodes, seconds, nodes per second, and the
+   node ratio against the full search.
+2. z3 counterexample-guided method against the search, per depth k: seconds on
+   the same generated positions (open decks), and the z3 query counts.
+3. The mini-edition tablebase, when the tablebase module is built: build time
+   and positions per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gnomekit.common import table  # noqa: E402
+from models.gnomes_at_midnight.edition import bundled_edition  # noqa: E402
+from models.gnomes_at_midnight.position import Position  # noqa: E402
+from models.gnomes_at_midnight.setup import random_position  # noqa: E402
+from solver.gnomes_at_midnight.kernel import Kernel  # noqa: E402
+from solver.gnomes_at_midnight.puzzles import load_puzzle, puzzle_files  # noqa: E402
+from solver.gnomes_at_midnight.search import Searcher, SearchOptions  # noqa: E402
+from solver.gnomes_at_midnight.smt import smt_wins_within  # noqa: E402
+
+
+def generated(count: int, seed0: int) -> list[Position]:
+    out = []
+    for k in range(seed0, seed0 + count):
+        ed = bundled_edition("mini" if k % 2 else "default")
+        pos, _ = random_position(ed, 7000 + k, 6 + (k * 5) % 23)
+        rng = random.Random(k)
+        decks = []
+        for s in (0, 1):
+            d = list(pos.full_decks[s])
+            rng.shuffle(d)
+            decks.append(tuple(d))
+        out.append(replace(pos, known=(decks[0], decks[1]), unknown=((0, 0, 0), (0, 0, 0))))
+    return out
+
+
+def search_part(quick: bool) -> str:
+    configs = [
+        ("full (TT + ordering + symmetry)", SearchOptions()),
+        ("no symmetry", SearchOptions(symmetry=False)),
+        ("no ordering", SearchOptions(ordering=False)),
+        ("no TT", SearchOptions(tt=False)),
+        ("no TT, no ordering", SearchOptions(tt=False, ordering=False, symmetry=False)),
+    ]
+    puzzles = []
+    for f in puzzle_files():
+        data, pos = load_puzzle(f)
+        if quick and int(data["answer"]["turns"]) > 3:
+            continue
+        puzzles.append((pos, int(data["answer"]["turns"])))
+    rows = []
+    base = None
+    for name, opt in configs:
+        nodes = 0
+        t0 = time.perf_counter()
+        for pos, turns in puzzles:
+            k = Kernel(pos)
+            sr = Searcher(k, opt)
+            assert sr.shortest(k.state(pos), turns) == turns
+            nodes += sr.nodes
+        sec = time.perf_counter() - t0
+        base = base or nodes
+        rows.append([name, str(len(puzzles)), str(nodes), f"{sec:.2f}", f"{nodes / max(sec, 1e-9):.0f}",
+                     f"{nodes / base:.2f}"])
+    return table(rows, ["search", "puzzles", "nodes", "seconds", "nodes/s", "nodes vs full"])
+
+
+def smt_part(quick: bool) -> str:
+    rows = []
+    for k, count in ((1, 20), (2, 8 if quick else 20), (3, 2 if quick else 6)):
+        ps = generated(count, 500 + 10 * k)
+        t0 = time.perf_counter()
+        ans_s = []
+        for p in ps:
+            kk = Kernel(p)
+            ans_s.append(Searcher(kk).win(kk.state(p), k))
+        ts = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        queries = 0
+        ans_z = []
+        for p in ps:
+            r = smt_wins_within(p, k)
+            ans_z.append(r.value)
+            queries += r.stats["queries"]
+        tz = time.perf_counter() - t0
+        agree = sum(a == b for a, b in zip(ans_s, ans_z, strict=True))
+        rows.append([str(k), str(count), str(sum(ans_s)), f"{agree}/{count}", f"{ts:.3f}", f"{tz:.2f}",
+                     f"{tz / max(ts, 1e-9):.0f}x", str(queries)])
+    return table(rows, ["k", "positions", "wins", "agree", "search s", "z3 s", "z3/search", "z3 queries"])
+
+
+def tablebase_part(quick: bool) -> str:
+    try:
+        from solver.gnomes_at_midnight import tablebase
+    except ModuleNotFoundError:
+        return "tablebase: not built (solver/gnomes_at_midnight/tablebase.py missing)"
+    t0 = time.perf_counter()
+    tb = tablebase.build(bundled_edition("mini"), progress=None)
+    sec = time.perf_counter() - t0
+    n = tb.size
+    rows = [["mini", str(n), f"{sec:.1f}", f"{n / sec:.0f}"]]
+    return table(rows, ["tablebase", "positions", "build s", "positions/s"])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="a smaller run (puzzles up to 3 turns, fewer z3 cases)")
+    ap.add_argument("--no-tablebase", action="store_true")
+    args = ap.parse_args()
+    print("== search on the puzzle set ==")
+    print(search_part(args.quick))
+    print("\n== z3 (counterexample-guided) vs search, per depth ==")
+    print(smt_part(args.quick))
+    if not args.no_tablebase:
+        print("\n== tablebase ==")
+        print(tablebase_part(args.quick))
+
+
+if __name__ == "__main__":
+    main()

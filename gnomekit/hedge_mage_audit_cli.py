@@ -1,0 +1,185 @@
+"""``gnomekit hedge-mage audit``: rules verification over the edition (thin: parse, call, render).
+
+Three parts: (a) per tile, the fewest earlier placements after which the tile has
+no legal placement (SAT, proven or bounds with status "unknown"); (b) simulated
+games, how often a round has no legal placement; (c) the most movement points of
+one placement without bonus sigils.  Progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from gnomekit.common import OK, Answer, add_common
+from models.core.errors import UsageError
+from models.hedge_mage.edition import HedgeMageEdition, load_edition
+from models.hedge_mage.notation import garden_to_text, placement_to_text
+from models.hedge_mage.placement import Placement
+from solver.hedge_mage.audit import (
+    POLICIES,
+    PointsAudit,
+    PolicyStats,
+    TileAudit,
+    audit_tiles,
+    max_before,
+    max_points,
+    setup_garden,
+    simulate,
+)
+
+PARTS = ("a", "b", "c")
+
+
+def _list(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [x.strip() for x in value.split(",") if x.strip()]
+
+
+def _progress(msg: str) -> None:
+    sys.stderr.write(msg + "\n")
+    sys.stderr.flush()
+
+
+def _seq_text(seq: list[Placement], ed: HedgeMageEdition) -> str:
+    return " ".join(placement_to_text(p, ed) for p in seq) or "(none)"
+
+
+def _tile_line(a: TileAudit) -> str:
+    if a.value is not None:
+        what = f"{a.value} (proven)"
+    elif a.never:
+        what = f"never within {a.max_before} placements (proven)"
+    else:
+        up = "none found" if a.upper is None else str(a.upper)
+        what = f"unknown: proven >= {a.lower}, best witness {up}"
+    return f"{a.tile:<5} {what}  [{a.seconds:.1f} s]"
+
+
+def _text_tiles(res: list[TileAudit], ed: HedgeMageEdition, secs: float, budget: float) -> str:
+    lines = [f"(a) fewest earlier placements leaving a tile no legal placement "
+             f"(budget {budget:g} s a tile; took {secs:.1f} s)"]
+    lines += ["  " + _tile_line(a) for a in res]
+    for a in res:
+        if a.garden is not None and a.upper:
+            lines.append("")
+            lines.append(f"  witness for {a.tile} ({a.upper} placements): {_seq_text(a.sequence, ed)}")
+            lines.append(garden_to_text(a.garden, ed))
+    return "\n".join(lines)
+
+
+def _text_sim(stats: list[PolicyStats], games: int, seed: int, secs: float) -> str:
+    lines = [f"(b) {games} simulated games per policy, seed {seed} (took {secs:.1f} s)"]
+    for st in stats:
+        frac = st.games_with_dead_round / st.games if st.games else 0.0
+        rounds = ", ".join(f"r{r}: {n}" for r, n in sorted(st.dead_rounds.items())) or "-"
+        lines.append(f"  {st.policy:<9} games with a round without legal placement: "
+                     f"{st.games_with_dead_round}/{st.games} ({100 * frac:.1f}%)  [{st.seconds:.1f} s]")
+        lines.append(f"            dead rounds by round: {rounds}")
+        if st.policy == "planning":
+            lines.append(f"            2x1 substitution used to avoid a dead round in {st.substitutions} game(s)")
+        if st.witness:
+            w = st.witness
+            lines.append(f"            first such game: seed {w['seed']} game {w['game']} round {w['round']} "
+                         f"(deck {' '.join(w['deck'])})")
+    return "\n".join(lines)
+
+
+def _text_points(pa: PointsAudit, ed: HedgeMageEdition) -> str:
+    head = (f"(c) most movement points of one placement, no bonus sigils (took {pa.seconds:.1f} s): ")
+    if pa.status == "proven":
+        head += f"{pa.best} (proven; trivial bound {pa.trivial_upper})"
+    else:
+        best = "none found" if pa.best is None else str(pa.best)
+        head += f"unknown: best found {best}, proven <= {pa.upper}"
+    lines = [head]
+    if pa.garden is not None and pa.sequence:
+        lines.append(f"  witness: {_seq_text(pa.sequence[:-1], ed)} then {placement_to_text(pa.sequence[-1], ed)}")
+        lines.append(garden_to_text(pa.garden, ed))
+    return "\n".join(lines)
+
+
+def cmd_audit(args: argparse.Namespace) -> Answer:
+    ed = load_edition(args.edition)
+    parts = _list(args.parts) or list(PARTS)
+    for p in parts:
+        if p not in PARTS:
+            raise UsageError(f"unknown part {p!r}; choose from a, b, c", source="--parts", text=p)
+    enchs = tuple(_list(args.enchantments) or ()) or None
+    tiles = _list(args.tiles)
+    if tiles is not None:
+        for t in tiles:
+            if t not in ed.tiles:
+                raise UsageError(f"unknown tile {t!r}; the edition has: {' '.join(ed.tiles)}",
+                                 source="--tiles", text=t)
+    policies = _list(args.policies) or list(POLICIES)
+    for pol in policies:
+        if pol not in POLICIES:
+            raise UsageError(f"unknown policy {pol!r}; choose from {', '.join(POLICIES)}",
+                             source="--policies", text=pol)
+    if args.time_per_tile <= 0 or args.time_points <= 0:
+        raise UsageError("time budgets must be positive")
+    if args.games < 0:
+        raise UsageError("--games must be 0 or more", source="--games")
+    base = setup_garden(ed, enchs)
+    t_all = time.monotonic()
+    data: dict[str, Any] = {
+        "edition": ed.name,
+        "enchantments": list(enchs or ed.first_game),
+        "max_before": max_before(ed),
+        "per_tile": None,
+        "simulation": None,
+        "max_points": None,
+    }
+    texts = [f"Hedge Mage audit, edition {ed.name}; reachable = setup plus at most "
+             f"{max_before(ed)} placements of distinct tiles before the tile in question"]
+    if "a" in parts:
+        t0 = time.monotonic()
+        res = audit_tiles(base, ed, tiles, args.time_per_tile,
+                          progress=lambda a: _progress("audit (a): " + _tile_line(a)))
+        secs = time.monotonic() - t0
+        data["per_tile"] = {"seconds": round(secs, 3), "time_per_tile": args.time_per_tile,
+                            "tiles": [a.to_json() for a in res]}
+        texts.append(_text_tiles(res, ed, secs, args.time_per_tile))
+    if "b" in parts:
+        t0 = time.monotonic()
+        stats = simulate(base, ed, args.games, args.seed, policies,
+                         progress=lambda pol, i, n: _progress(f"audit (b): {pol} {i}/{n}"))
+        secs = time.monotonic() - t0
+        data["simulation"] = {"seconds": round(secs, 3), "games": args.games, "seed": args.seed,
+                              "policies": {st.policy: st.to_json() for st in stats}}
+        texts.append(_text_sim(stats, args.games, args.seed, secs))
+    if "c" in parts:
+        _progress(f"audit (c): max movement points (budget {args.time_points:g} s)")
+        pa = max_points(base, ed, args.time_points)
+        data["max_points"] = pa.to_json()
+        texts.append(_text_points(pa, ed))
+    data["seconds"] = round(time.monotonic() - t_all, 3)
+    texts.append(f"total {data['seconds']:.1f} s")
+    return Answer(data, "\n\n".join(texts), OK)
+
+
+def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = verbs.add_parser(
+        "audit", help="rules verification: where a tile can have no legal placement",
+        description="(a) per tile, the fewest earlier placements after which it has no legal "
+        "placement (SAT); (b) simulated games: how often a round has no legal placement; "
+        "(c) the most movement points of one placement without bonus sigils.")
+    p.add_argument("--parts", metavar="a,b,c", help="which parts to run (default all)")
+    p.add_argument("--tiles", metavar="T1,T2", help="part (a): only these tiles (default all)")
+    p.add_argument("--time-per-tile", type=float, default=60.0, metavar="S",
+                   help="part (a): time budget per tile in seconds (default 60)")
+    p.add_argument("--games", type=int, default=1000, metavar="K",
+                   help="part (b): games per policy (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="part (b): seed (default 0)")
+    p.add_argument("--policies", metavar="P1,P2",
+                   help=f"part (b): policies (default {','.join(POLICIES)})")
+    p.add_argument("--time-points", type=float, default=120.0, metavar="S",
+                   help="part (c): time budget in seconds (default 120)")
+    p.add_argument("--enchantments", metavar="A,B,C",
+                   help="enchantment card ids, which open the tunnels (default: the first-game three)")
+    add_common(p)
+    p.set_defaults(func=cmd_audit)

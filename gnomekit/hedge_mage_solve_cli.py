@@ -1,0 +1,253 @@
+"""``gnomekit hedge-mage solve`` and ``hint``: the best placement this round (thin: parse, call, render)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from gnomekit.common import NO, OK, Answer, add_common
+from gnomekit.hedge_mage_cli import draw_with, load_garden
+from models.core.errors import UsageError
+from models.hedge_mage.edition import HedgeMageEdition
+from models.hedge_mage.notation import placement_to_text
+from models.hedge_mage.placement import Placement, movement_points
+from models.hedge_mage.position import Garden
+from solver.core.result import Result, Status
+from solver.hedge_mage.best import (
+    NO_PLACEMENT,
+    TIE_BREAK,
+    Choice,
+    Hint,
+    PlanStep,
+    Scored,
+    best_block,
+    best_points,
+    hint,
+    plan,
+)
+from solver.hedge_mage.placements import tiles_for
+
+GOAL_WORDS = {"points": "most movement points", "block": "hardest maze for the invader"}
+
+
+def _cells(cells: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> str:
+    return " ".join(f"{r},{c}" for r, c in cells)
+
+
+def _marks(p: Placement) -> dict[tuple[int, int], str]:
+    marks = {c: ("@" if c == p.sigil else "#") for c in p.cells}
+    for t in p.tokens:
+        marks[t] = marks[t] + "*"
+    return marks
+
+
+def _scored_json(s: Scored, ed: HedgeMageEdition) -> dict[str, Any]:
+    return s.to_json(ed)
+
+
+def _block_line(s: Scored) -> str:
+    before = sum(g.before for g in s.gnomes)
+    after = sum(g.after for g in s.gnomes)
+    return f"block: {s.block:+d} (invader steps to the sleeping gnomes, summed: {before} -> {after})"
+
+
+def _option_lines(choice: Choice) -> list[str]:
+    parts = []
+    for tile, d in choice.per_tile.items():
+        what = f"{tile} (substitution)" if d["substitution"] else tile
+        best = "no legal placement" if d["best_points"] is None else f"best {d['best_points']} pt"
+        parts.append(f"{what}: {d['legal_placements']} legal, {best}")
+    return parts
+
+
+def choice_answer(res: Result, g: Garden, ed: HedgeMageEdition) -> Answer:
+    """Render a best_points / best_block result."""
+    choice: Choice = res.witness
+    best = choice.best
+    data: dict[str, Any] = {
+        "goal": choice.goal,
+        "status": str(res.status),
+        "method": choice.method,
+        "placement": best.placement.to_json() if best else None,
+        "notation": placement_to_text(best.placement, ed) if best else None,
+        "movement_points": best.points if best else 0,
+        "bonus_token_points": best.token_points if best else 0,
+        "block": best.block if best else None,
+        "substitution": best.substitution if best else False,
+        "runner_up": _scored_json(choice.runner_up, ed) if choice.runner_up else None,
+        "tile_options": [{"tile": t, **d} for t, d in choice.per_tile.items()],
+        "tie_break": ("more block, then more movement points; " if choice.goal == "block" else "") + TIE_BREAK,
+        "notes": choice.notes,
+    }
+    if best is not None:
+        _pts, counted = movement_points(g, best.placement)
+        data["sigils_counted"] = [list(c) for c in counted]
+        data["gnomes"] = [x.to_json() for x in best.gnomes]
+    lines = [f"goal: {GOAL_WORDS[choice.goal]} (method: {choice.method})"]
+    if best is None:
+        lines.append(f"no legal placement of {' or '.join(choice.per_tile)}")
+        lines.append(NO_PLACEMENT)
+        data["message"] = NO_PLACEMENT
+        lines += [f"note: {n}" for n in choice.notes]
+        return Answer(data, "\n".join(lines), NO)
+    p = best.placement
+    lines.append(f"best: {placement_to_text(p, ed)}  cells {_cells(p.cells)}")
+    tok = f", incl. {best.token_points} held bonus sigil token(s) on {_cells(p.tokens)}" if best.token_points else ""
+    lines.append(f"movement points: {best.points} (sigils counted: {_cells(counted)}{tok})")
+    lines.append(_block_line(best))
+    if choice.goal == "block":
+        for gc in best.gnomes:
+            if gc.after != gc.before:
+                lines.append(f"  {gc.gnome.kind} gnome at {gc.gnome.at[0]},{gc.gnome.at[1]}: "
+                             f"{gc.before} -> {gc.after} steps")
+    sub = "yes, the once-per-game substitution" if best.substitution else "no"
+    lines.append(f"substitution: {sub} ({'; '.join(_option_lines(choice))})")
+    ru = choice.runner_up
+    if ru is not None:
+        lines.append(f"runner-up: {placement_to_text(ru.placement, ed)}  {ru.points} pt, block {ru.block:+d}"
+                     + (" (substitution)" if ru.substitution else ""))
+    else:
+        lines.append("runner-up: none (only one legal placement)")
+    lines.append(f"{data['tie_break']}")
+    lines += [f"note: {n}" for n in choice.notes]
+    lines.append("")
+    lines.append(draw_with(g, ed, _marks(p)))
+    lines.append("(# new hedge cell, @ its sigil, * a held bonus sigil token placed)")
+    return Answer(data, "\n".join(lines), OK)
+
+
+def plan_answer(res: Result, g: Garden, ed: HedgeMageEdition, tiles: list[str], method: str) -> Answer:
+    """Render a plan result."""
+    steps: list[PlanStep] = res.witness or []
+    data: dict[str, Any] = {
+        "goal": "plan",
+        "status": str(res.status),
+        "method": method,
+        "tiles": tiles,
+        "placement": steps[0].placement.to_json() if steps else None,
+        "movement_points": steps[0].points if steps else None,
+        "total_movement_points": res.value,
+        "steps": [s.to_json(ed) for s in steps],
+        "explanation": list(res.stats.get("explanation", [])),
+    }
+    if res.status == Status.SATISFIED:
+        lines = [f"plan {' '.join(tiles)}: possible (method: {method})"]
+        marks: dict[tuple[int, int], str] = {}
+        for k, s in enumerate(steps, 1):
+            p = s.placement
+            tok = f" (incl. {s.token_points} bonus token(s))" if s.token_points else ""
+            lines.append(f"  {k}. {placement_to_text(p, ed):<16} {s.points} pt{tok}  cells {_cells(p.cells)}")
+            for c in p.cells:
+                marks[c] = f"{k}@" if c == p.sigil else str(k)
+        lines.append(f"total movement points: {res.value}")
+        lines.append("")
+        lines.append(draw_with(g, ed, marks))
+        lines.append("(k = cell of the k-th placement, k@ its sigil)")
+        return Answer(data, "\n".join(lines), OK)
+    word = "impossible" if res.status == Status.UNSATISFIABLE else "unknown (limit reached)"
+    lines = [f"plan {' '.join(tiles)}: {word} (method: {method})"]
+    lines += [f"  {x}" for x in data["explanation"]]
+    return Answer(data, "\n".join(lines), NO)
+
+
+def cmd_solve(args: argparse.Namespace) -> Answer:
+    g, ed = load_garden(args)
+    sub = not args.no_substitution
+    if args.plan:
+        if args.goal is not None:
+            raise UsageError("--plan and --goal do not go together")
+        tiles = tiles_for(g, ed, args.plan)
+        method = args.method or "sat"
+        res = plan(g, ed, tiles, method=method, time_limit=args.time_limit)
+        return plan_answer(res, g, ed, tiles, method)
+    goal = args.goal or "points"
+    if goal == "points":
+        res = best_points(g, ed, method=args.method or "sat", substitution=sub)
+    else:
+        res = best_block(g, ed, method=args.method or "enumerate", substitution=sub)
+    return choice_answer(res, g, ed)
+
+
+def cmd_hint(args: argparse.Namespace) -> Answer:
+    g, ed = load_garden(args)
+    res = hint(g, ed, block_weight=args.block_weight, alternatives=args.alternatives,
+               substitution=not args.no_substitution)
+    h: Hint = res.witness
+    best = h.best
+    data: dict[str, Any] = {
+        "goal": "hint",
+        "status": str(res.status),
+        "policy": res.stats["policy"],
+        "block_weight": h.block_weight,
+        "placement": best.placement.to_json() if best else None,
+        "notation": placement_to_text(best.placement, ed) if best else None,
+        "movement_points": best.points if best else 0,
+        "block": best.block if best else None,
+        "score": h.score,
+        "substitution": best.substitution if best else False,
+        "reasons": h.reasons,
+        "sigils_counted": [list(c) for c in h.sigils],
+        "gnomes": [x.to_json() for x in best.gnomes] if best else [],
+        "alternatives": [{**_scored_json(s, ed), "score": sc} for s, sc in h.alternatives],
+    }
+    if best is None:
+        return Answer(data, "hint: " + "\n".join(h.reasons), NO)
+    lines = [f"hint: play {placement_to_text(best.placement, ed)}  cells {_cells(best.placement.cells)}",
+             f"  {best.points} movement point(s), block {best.block:+d}, score {h.score:g}"]
+    lines.append("why:")
+    lines += [f"  - {r}" for r in h.reasons]
+    if h.alternatives:
+        lines.append(f"alternatives it beat (score = points + {h.block_weight:g} x block):")
+        for k, (s, sc) in enumerate(h.alternatives, 1):
+            lines.append(f"  {k}. {placement_to_text(s.placement, ed):<16} {s.points} pt, block {s.block:+d}, "
+                         f"score {sc:g}" + (" (substitution)" if s.substitution else "")
+                         + (" (equal: lost on the tie-break order)" if sc == h.score and s.points == best.points
+                            else ""))
+    else:
+        lines.append("alternatives: none (only one legal placement)")
+    lines.append(f"policy: {data['policy']}")
+    lines.append("")
+    lines.append(draw_with(g, ed, _marks(best.placement)))
+    lines.append("(# new hedge cell, @ its sigil, * a held bonus sigil token placed)")
+    return Answer(data, "\n".join(lines), OK)
+
+
+def _positive_float(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {s!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {s!r}")
+    return v
+
+
+def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``solve`` and ``hint`` to the hedge-mage verbs."""
+    p = verbs.add_parser(
+        "solve", help="the best placement this round (--goal points|block) or a plan (--plan T1,T2,...)",
+        description="The best legal placement of the revealed tile (and of the 2x1 substitute while it is "
+        "unused). " + TIE_BREAK + ".")
+    p.add_argument("position", help="garden file, or - for stdin")
+    p.add_argument("--goal", choices=["points", "block"],
+                   help="points: most movement points (default); block: hardest maze for the invader, "
+                   "ties by more points")
+    p.add_argument("--method", choices=["sat", "enumerate"],
+                   help="default: sat for points and plans, enumerate for block")
+    p.add_argument("--plan", metavar="T1,T2,...", help="can these tiles be placed in this order?")
+    p.add_argument("--time-limit", type=_positive_float, metavar="SECONDS", help="for --plan")
+    p.add_argument("--no-substitution", action="store_true", help="do not consider the 2x1 substitution")
+    add_common(p)
+    p.set_defaults(func=cmd_solve)
+
+    p = verbs.add_parser(
+        "hint", help="the recommended placement and why, with the alternatives it beat",
+        description="Recommends the largest movement points + W x block (W = --block-weight, default 1). "
+        + TIE_BREAK + ".")
+    p.add_argument("position", help="garden file, or - for stdin")
+    p.add_argument("--block-weight", type=_positive_float, default=1.0, metavar="W",
+                   help="worth of one extra invader step in movement points (default 1)")
+    p.add_argument("--alternatives", type=int, default=3, metavar="N", help="how many to list (default 3)")
+    p.add_argument("--no-substitution", action="store_true", help="do not consider the 2x1 substitution")
+    add_common(p)
+    p.set_defaults(func=cmd_hint)

@@ -1,0 +1,397 @@
+"""``gnomekit hexen-rennen ...``: the Hexen Rennen verbs (thin: parse, call, render)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from gnomekit.common import NO, OK, Answer, add_common, read_source, table
+from models.core.errors import UsageError
+from models.hexen_rennen.edition import STOP, HexenEdition, load_edition
+from models.hexen_rennen.notation import parse_turn, position_to_json, position_to_text, read_position, turn_to_json, \
+    turn_to_text
+from models.hexen_rennen.position import Position, card_name
+from models.hexen_rennen.setup import new_position, parse_split, random_position
+from models.hexen_rennen.turn import Rules, Step, TurnReport, choice_name, replay
+
+
+def edition_of(args: argparse.Namespace) -> HexenEdition:
+    return load_edition(getattr(args, "edition", None))
+
+
+def rules_of(args: argparse.Namespace) -> Rules:
+    return Rules(strict_symbol_target=bool(getattr(args, "strict_symbol_target", False)))
+
+
+def load_position(args: argparse.Namespace) -> tuple[Position, HexenEdition]:
+    ed = edition_of(args)
+    text, name = read_source(args.position)
+    return read_position(text, name, ed), ed
+
+
+def need_roll(args: argparse.Namespace, ed: HexenEdition) -> int:
+    if args.roll is None:
+        raise UsageError("this verb needs --roll R (the die roll)")
+    if args.roll not in ed.die:
+        raise UsageError(f"--roll {args.roll}: the die has faces {', '.join(map(str, ed.die))}")
+    return int(args.roll)
+
+
+def draw_track(p: Position, ed: HexenEdition, mark: dict[int, str] | None = None) -> str:
+    """The track as rows of one stage: field number, tile token, witch letters (lower case)."""
+    from models.hexen_rennen.notation import tile_token
+
+    mark = mark or {}
+    occ = {f: c for c, ps in p.witches for f in ps}
+    lines = []
+    n = ed.stage_length
+    for s in range(ed.stages):
+        cells = []
+        for f in range(s * n + 1, (s + 1) * n + 1):
+            tok = tile_token(p.track[f - 1], ed)
+            who = ed.letter(occ[f]).lower() if f in occ else ""
+            cells.append(f"{f:>2}:{tok}{'@' + who if who else ''}{mark.get(f, '')}")
+        lines.append(f"stage {s + 1}  " + " ".join(c.ljust(9) for c in cells).rstrip())
+    start = [f"{ed.letter(c).lower()}x{ps.count(0)}" for c, ps in p.witches if 0 in ps]
+    fin = []
+    for f in range(ed.track_length + 1, ed.last_field + 1):
+        here = [ed.letter(c).lower() for c, ps in p.witches for x in ps if x == f]
+        fin.append(f"{f} ({ed.points(f)} pt): {''.join(here) or '-'}")
+    lines.append("start: " + (" ".join(start) or "-") + "    finish: " + "   ".join(fin))
+    return "\n".join(lines)
+
+
+def _pos_answer(p: Position, ed: HexenEdition, note: str = "", extra: dict[str, Any] | None = None) -> Answer:
+    data = position_to_json(p, ed)
+    if extra:
+        data.update(extra)
+    text = position_to_text(p, ed)
+    if note:
+        text += "\n" + note
+    return Answer(data, text)
+
+
+def cmd_new(args: argparse.Namespace) -> Answer:
+    ed = edition_of(args)
+    splits = dict(parse_split(s, ed) for s in (args.split or []))
+    players: int | tuple[str, ...] = args.players
+    if args.clans:
+        players = tuple(args.clans.split(","))
+        for c in players:
+            if c not in ed.clan_ids:
+                raise UsageError(f"--clans: unknown clan {c!r} (clans: {', '.join(ed.clan_ids)})")
+        if len(players) != args.players and args.players != 4:
+            raise UsageError("--clans and --players disagree")
+        if len(set(players)) != len(players) or not ed.min_players <= len(players) <= ed.max_players:
+            raise UsageError(f"--clans: {ed.min_players}..{ed.max_players} distinct clans")
+    p = new_position(ed, players, args.seed, splits)
+    return _pos_answer(p, ed)
+
+
+def cmd_random(args: argparse.Namespace) -> Answer:
+    ed = edition_of(args)
+    p, played = random_position(ed, args.seed, args.players, args.turns, rules_of(args))
+    note = f"after {len(played)} random legal turn(s): " + "; ".join(
+        f"{pl.roll}:{turn_to_text(pl.plan)}" for pl in played)
+    return _pos_answer(p, ed, note)
+
+
+def cmd_show(args: argparse.Namespace) -> Answer:
+    p, ed = load_position(args)
+    warnings = p.warnings(ed)
+    data = position_to_json(p, ed)
+    neutral = list(p.neutral(ed))
+    data["neutral"] = neutral
+    data["scores"] = {c: p.score(c, ed) for c in p.players}
+    data["warnings"] = warnings
+    text = draw_track(p, ed)
+    text += "\nplayers: " + " ".join(p.players) + f"   to move: {p.to_move}"
+    if neutral:
+        text += "   neutral: " + " ".join(neutral)
+    for c in ed.clan_ids:
+        h = p.hand(c)
+        if c in p.players:
+            text += f"\n  hand {c}: " + (" ".join(card_name(v) for v in h) or "-")
+        elif h:
+            text += f"\n  deck {c} (top first): " + " ".join(card_name(v) for v in h)
+    text += "\nscores: " + " ".join(f"{c} {p.score(c, ed)}" for c in p.players)
+    text += "\n(tile: clan letter + value, S symbol, lower case = face down; @x = a witch of clan x)"
+    if warnings:
+        text += "\nwarnings (no legal play reaches this):\n" + "\n".join(f"  - {w}" for w in warnings)
+    return Answer(data, text)
+
+
+def step_text(s: Step) -> str:
+    """One landing, for people."""
+    if s.tile is None:
+        return f"{s.at:>2}  finish field: the chain ends"
+    tile = f"{s.tile.clan} {card_name(s.tile.value)}" + (" (turned over)" if s.revealed else "")
+    forced = " [forced]" if s.forced and s.kind in ("own-symbol", "other-symbol") else ""
+    if s.kind == "own-number":
+        what = f"forward {s.tile.value} to {s.to}" if s.to is not None else f"stays ({s.note})"
+    elif s.kind == "other-number":
+        what = "another clan's number: stops"
+    elif s.kind == "neutral-symbol":
+        what = f"neutral {s.tile.clan}: {s.note}" + (f" -> {s.to}" if s.to is not None else "")
+    elif s.chooser is not None and s.choice is None:
+        what = f"{s.chooser} to decide: {s.note}"
+    elif s.chooser is None:
+        what = f"{s.note}: stays"
+    elif s.choice == STOP:
+        what = f"{s.chooser} plays no card: stops"
+    else:
+        direction = "forward" if s.kind == "own-symbol" else "back"
+        what = f"{s.chooser} plays {choice_name(s.choice or 0)}: {direction} to {s.to}"
+    return f"{s.at:>2}  {tile}{forced}: {what}"
+
+
+def report_text(rep: TurnReport) -> str:
+    lines = []
+    if rep.legal:
+        if rep.witch is None:
+            lines.append(f"legal: no witch can move with a {rep.roll}; the turn passes")
+        else:
+            lines.append(f"legal: roll {rep.roll}, witch from {rep.witch}; chain "
+                         + " -> ".join(map(str, rep.chain)))
+    else:
+        lines.append(f"illegal at {rep.error_at}:")
+        lines += [f"  - {r}" for r in rep.reasons]
+        if rep.chain:
+            lines.append("chain so far: " + " -> ".join(map(str, rep.chain)))
+    for s in rep.steps:
+        lines.append("  " + step_text(s))
+    if rep.rules.names():
+        lines.append("options: " + ", ".join(rep.rules.names()))
+    return "\n".join(lines)
+
+
+def cmd_check(args: argparse.Namespace) -> Answer:
+    p, ed = load_position(args)
+    roll = need_roll(args, ed)
+    if args.turn is None:
+        raise UsageError("check needs --turn T (e.g. --turn '12 fog:7 ice:5', or 'pass')")
+    plan = parse_turn(args.turn, ed)
+    rep = replay(p, ed, roll, plan, rules_of(args))
+    data: dict[str, Any] = {
+        "legal": rep.legal, "roll": roll, "turn": turn_to_json(plan), "witch": rep.witch,
+        "chain": rep.chain, "steps": [s.to_json() for s in rep.steps], "error_at": rep.error_at,
+        "reasons": rep.reasons, "rules": rep.rules.names(),
+        "value": rep.state.at if rep.legal and rep.state is not None else None,
+        "position": position_to_json(rep.final, ed) if rep.final is not None else None,
+    }
+    text = report_text(rep)
+    if rep.final is not None:
+        text += "\n\nposition after the turn:\n" + position_to_text(rep.final, ed)
+    return Answer(data, text, OK if rep.legal else NO)
+
+
+def cmd_moves(args: argparse.Namespace) -> Answer:
+    from solver.hexen_rennen.moves import all_turns
+
+    p, ed = load_position(args)
+    roll = need_roll(args, ed)
+    turns = all_turns(p, ed, roll, rules_of(args), limit=args.limit)
+    rows = [[turn_to_text(t.plan), " -> ".join(map(str, t.chain)), str(t.chain[-1] if t.chain else "-")]
+            for t in turns.turns]
+    data = {"roll": roll, "count": turns.count, "complete": turns.complete,
+            "turns": [] if args.count else [{"turn": turn_to_text(t.plan), "plan": turn_to_json(t.plan),
+                                            "chain": t.chain, "value": t.chain[-1] if t.chain else None}
+                                           for t in turns.turns]}
+    if args.count:
+        text = str(turns.count)
+    else:
+        text = table(rows, ["turn", "chain", "ends"]) + f"\n{turns.count} legal turn(s)"
+        if not turns.complete:
+            text += f" (listing stopped at --limit {args.limit})"
+    return Answer(data, text, OK if turns.count else NO)
+
+
+def line_json(ln: Any) -> dict[str, Any] | None:
+    if ln is None:
+        return None
+    return {"value": ln.value, "witch": ln.witch, "chain": ln.chain, "turn": turn_to_text(ln.plan),
+            "plan": turn_to_json(ln.plan), "steps": [s.to_json() for s in ln.steps]}
+
+
+def cmd_solve(args: argparse.Namespace) -> Answer:
+    p, ed = load_position(args)
+    if args.expect:
+        return _solve_expect(args, p, ed)
+    roll = need_roll(args, ed)
+    from solver.hexen_rennen.chain import solve_chain
+
+    sol = solve_chain(p, ed, roll, rules_of(args))
+    data: dict[str, Any] = {
+        "roll": roll, "to_move": p.to_move, "value": sol.value, "witch": sol.witch,
+        "chain": sol.line.chain if sol.line else [],
+        "turn": turn_to_text(sol.line.plan) if sol.line else "pass",
+        "steps": [s.to_json() for s in sol.line.steps] if sol.line else [],
+        "cooperative": line_json(sol.coop),
+        "witches": [{"field": w.origin, "target": w.target, "value": w.value, "cooperative": w.coop,
+                     "reasons": w.reasons} for w in sol.witches],
+        "measure": "final field", "rules": sol.rules.names(),
+        "stats": {"nodes": sol.nodes, "seconds": round(sol.seconds, 4)},
+    }
+    if args.verify:
+        from solver.hexen_rennen.smt import verify_solution
+
+        v = verify_solution(p, ed, roll, sol, rules_of(args))
+        data["verified"] = v.to_json()
+    lines = [f"{p.to_move} rolls {roll}"]
+    if sol.line is None:
+        lines.append("no witch can move: the turn passes")
+        for w in sol.witches:
+            lines.append(f"  witch on {w.origin}: " + "; ".join(w.reasons))
+    else:
+        lines.append(f"optimal chain: witch from {sol.witch} ends on {sol.value}"
+                     + (f" ({ed.points(sol.value)} points)" if ed.is_finish(sol.value) else ""))
+        lines.append("  chain: " + " -> ".join(map(str, sol.line.chain)) + f"   turn: {turn_to_text(sol.line.plan)}")
+        for s in sol.line.steps:
+            lines.append("    " + step_text(s))
+        if sol.coop is not None:
+            lines.append(f"cooperative chain (every clan helps): witch from {sol.coop.witch} ends on {sol.coop.value}")
+            lines.append("  chain: " + " -> ".join(map(str, sol.coop.chain))
+                         + f"   turn: {turn_to_text(sol.coop.plan)}")
+        rows = [[str(w.origin), str(w.target) if w.target is not None else "-",
+                 str(w.value) if w.value is not None else "-", str(w.coop) if w.coop is not None else "-",
+                 "; ".join(w.reasons)] for w in sol.witches]
+        lines.append("witch choices:")
+        lines.append(table(rows, ["witch", "die to", "optimal", "cooperative", "why not"]))
+        lines.append("(tie rule: equal values -> the witch with the lowest field before the roll)")
+    if "verified" in data:
+        lines.append("z3: " + data["verified"]["summary"])
+    if sol.rules.names():
+        lines.append("options: " + ", ".join(sol.rules.names()))
+    lines.append(f"searched {sol.nodes} states in {sol.seconds:.3f}s")
+    return Answer(data, "\n".join(lines), OK if sol.line is not None else NO)
+
+
+def _solve_expect(args: argparse.Namespace, p: Position, ed: HexenEdition) -> Answer:
+    from solver.hexen_rennen.expect import expect_turn
+
+    res = expect_turn(p, ed, rules_of(args), rolls=[args.roll] if args.roll is not None else None)
+    data = res.to_json()
+    rows = []
+    for w in res.witches:
+        rows.append([str(w.origin)] + [("-" if w.by_roll.get(r) is None else f"{w.by_roll[r]:.3f}")
+                                        for r in res.rolls] + [f"{w.overall:.3f}"])
+    lines = [f"{p.to_move} before rolling: expected final field of each witch (face-down tiles drawn from "
+             "their stage's remaining tiles; a witch that cannot move stays)"]
+    lines.append(table(rows, ["witch"] + [f"roll {r}" for r in res.rolls] + ["overall"]))
+    best = "  ".join(f"{r}: {('-' if b is None else f'{v:.3f} (witch {b})')}"
+                     for r, (v, b) in res.best_by_roll.items())
+    lines.append("best per roll: " + best)
+    lines.append(f"expected value with the best witch for each roll: {res.overall:.3f}"
+                 + (f" (over rolls where some witch moves; P(no move) = {res.p_no_move:.3f})" if res.p_no_move else ""))
+    lines.append(f"searched {res.nodes} states in {res.seconds:.3f}s")
+    return Answer(data, "\n".join(lines))
+
+
+def cmd_hint(args: argparse.Namespace) -> Answer:
+    from solver.hexen_rennen.hint import hint
+
+    p, ed = load_position(args)
+    roll = need_roll(args, ed)
+    h = hint(p, ed, roll, rules_of(args))
+    return Answer(h.data, h.text, OK if h.data.get("witch") is not None else NO)
+
+
+def cmd_play(args: argparse.Namespace) -> Answer:
+    from solver.hexen_rennen.play import play_game
+
+    ed = edition_of(args)
+    g = play_game(ed, args.players, args.seed, args.policy, rules_of(args), max_turns=args.max_turns)
+    return Answer(g.to_json(), g.text())
+
+
+def cmd_audit(args: argparse.Namespace) -> Answer:
+    from solver.hexen_rennen.audit import audit
+
+    ed = edition_of(args)
+    a = audit(ed, args.games, args.players, args.seed, args.policy, rules_of(args))
+    return Answer(a.to_json(), a.text())
+
+
+def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> None:  # type: ignore[type-arg]
+    grp = sub.add_parser(name, aliases=aliases, help="Hexen Rennen: chain-reaction witch race",
+                         description="Hexen Rennen: positions, turns, optimal chains, games.")
+    grp.set_defaults(group_parser=grp, func=None)
+    verbs = grp.add_subparsers(dest="verb", metavar="VERB")
+
+    def rules(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--strict-symbol-target", action="store_true",
+                       help="a symbol card is unplayable when the nearest face-up symbol tile is occupied")
+
+    p = verbs.add_parser("new", help="a game at setup (stages laid face down, witches at the start)")
+    p.add_argument("--players", type=int, default=4, help="2-4 (the other clans are neutral; default 4)")
+    p.add_argument("--clans", metavar="A,B,..", help="which clans play, in turn order (default the first N)")
+    p.add_argument("--seed", type=int, default=0, help="shuffles the splits, stages and neutral decks")
+    p.add_argument("--split", action="append", metavar="CLAN=T,T,T,T/T,T,T,T/T,T,T,T",
+                   help="a clan's secret stage split, e.g. weather=S,2,3,4/S,5,6,7/S,8,9,10 (repeatable)")
+    add_common(p)
+    p.set_defaults(func=cmd_new)
+
+    p = verbs.add_parser("random", help="a mid-game position reached by random legal turns")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--turns", type=int, default=12, help="random turns to play (default 12)")
+    rules(p)
+    add_common(p)
+    p.set_defaults(func=cmd_random)
+
+    p = verbs.add_parser("show", help="read a position (text or JSON) and draw it")
+    p.add_argument("position", help="position file, or - for stdin")
+    add_common(p)
+    p.set_defaults(func=cmd_show)
+
+    p = verbs.add_parser("check", help="replay a turn: the first illegal decision with every reason, or the chain")
+    p.add_argument("position")
+    p.add_argument("--roll", type=int)
+    p.add_argument("--turn", metavar="T", help="'WITCH [CLAN:]DECISION ...', e.g. '12 fog:7 ice:5', or JSON")
+    rules(p)
+    add_common(p)
+    p.set_defaults(func=cmd_check)
+
+    p = verbs.add_parser("moves", help="every legal turn for a roll (witch and decisions) and its chain")
+    p.add_argument("position")
+    p.add_argument("--roll", type=int)
+    p.add_argument("--count", action="store_true", help="print only the number of legal turns")
+    p.add_argument("--limit", type=int, default=10000, help="list at most this many (default 10000)")
+    rules(p)
+    add_common(p)
+    p.set_defaults(func=cmd_moves)
+
+    p = verbs.add_parser("solve", help="the optimal chain for a roll (--roll R), or expectations (--expect)")
+    p.add_argument("position")
+    p.add_argument("--roll", type=int)
+    p.add_argument("--expect", action="store_true",
+                   help="before rolling: expected value of each witch per roll (expectimax over die and tiles)")
+    p.add_argument("--verify", action="store_true", help="also verify the values with the z3 encoding")
+    rules(p)
+    add_common(p)
+    p.set_defaults(func=cmd_solve)
+
+    p = verbs.add_parser("hint", help="which witch and which cards to play for a roll, and why")
+    p.add_argument("position")
+    p.add_argument("--roll", type=int)
+    rules(p)
+    add_common(p)
+    p.set_defaults(func=cmd_hint)
+
+    p = verbs.add_parser("play", help="play whole games with a replayable record and final scores")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--policy", choices=["random", "greedy", "solver"], default="greedy")
+    p.add_argument("--max-turns", type=int, default=1000, help="stop an endless game after this many turns")
+    rules(p)
+    add_common(p)
+    p.set_defaults(func=cmd_play)
+
+    p = verbs.add_parser("audit", help="play K games; longest chain, forced plays, players who could never move")
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=0, help="first game seed (games use seed, seed+1, ...)")
+    p.add_argument("--policy", choices=["random", "greedy", "solver"], default="random")
+    rules(p)
+    add_common(p)
+    p.set_defaults(func=cmd_audit)

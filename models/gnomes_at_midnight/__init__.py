@@ -1,0 +1,1 @@
+"""Gnomes at Midnight: editions, positions, moves and notations (rules as code)."""

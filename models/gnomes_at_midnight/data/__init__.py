@@ -1,0 +1,1 @@
+"""Bundled Gnomes at Midnight editions (TOML)."""

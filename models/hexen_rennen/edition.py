@@ -1,0 +1,213 @@
+"""Hexen Rennen component data: clans, tiles and cards, the track, the finish board, the die.
+
+Nothing in the rules engine hard-codes a track length or a card: everything is
+read from an edition file and validated here, every problem reported at once.
+
+Field numbering follows from the edition: 0 is the start, 1..L the track tiles
+(L = stages x clans x tiles_per_stage), L+1..L+F the finish fields.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from models.core.edition import TomlSource, read_bundled_toml, read_toml_file
+
+SYMBOL = 0  # the value of a symbol tile or card (number values are >= 1)
+STOP = -1  # a decision to play no card
+
+
+@dataclass(frozen=True)
+class Clan:
+    id: str
+    name: str
+    letter: str
+
+
+@dataclass(frozen=True)
+class HexenEdition:
+    """A validated Hexen Rennen edition."""
+
+    name: str
+    source: str
+    reconstructed: bool
+    clans: tuple[Clan, ...]
+    numbers: tuple[int, ...]
+    symbols: int
+    witches: int
+    stages: int
+    tiles_per_stage: int
+    symbols_per_stage: int
+    finish_points: tuple[int, ...]
+    die: tuple[int, ...]
+    min_players: int
+    max_players: int
+
+    @property
+    def clan_ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.clans)
+
+    @property
+    def stage_length(self) -> int:
+        return len(self.clans) * self.tiles_per_stage
+
+    @property
+    def track_length(self) -> int:
+        """L: the number of track tiles (48 in the default edition)."""
+        return self.stages * self.stage_length
+
+    @property
+    def last_field(self) -> int:
+        """The highest field number (the last finish field, 51 by default)."""
+        return self.track_length + len(self.finish_points)
+
+    def is_finish(self, field: int) -> bool:
+        return field > self.track_length
+
+    def points(self, field: int) -> int:
+        """Victory points of a field (0 unless it is a finish field)."""
+        if self.is_finish(field):
+            return self.finish_points[field - self.track_length - 1]
+        return 0
+
+    def stage_of(self, tile: int) -> int:
+        """The stage (0-based) of track tile 1..L."""
+        return (tile - 1) // self.stage_length
+
+    def clan_index(self, clan: str) -> int:
+        return self.clan_ids.index(clan)
+
+    def clan_by_letter(self, letter: str) -> str | None:
+        for c in self.clans:
+            if c.letter == letter.upper():
+                return c.id
+        return None
+
+    def letter(self, clan: str) -> str:
+        return self.clans[self.clan_index(clan)].letter
+
+    def full_set(self) -> tuple[int, ...]:
+        """One clan's tiles (or cards): every number once and the symbols, sorted."""
+        return tuple(sorted((SYMBOL,) * self.symbols + self.numbers))
+
+
+def _int_list(src: TomlSource, table: dict[str, Any], key: str, default: list[int] | None,
+              low: int) -> tuple[int, ...]:
+    v = table.get(key, default)
+    if v is None:
+        src.problem(f"missing key '{key}'")
+        return ()
+    if (not isinstance(v, list) or not v
+            or not all(isinstance(x, int) and not isinstance(x, bool) and x >= low for x in v)):
+        src.problem(f"'{key}' must be a non-empty list of whole numbers >= {low}, got {v!r}", key)
+        return ()
+    return tuple(v)
+
+
+def _int(src: TomlSource, table: dict[str, Any], key: str, default: int, low: int) -> int:
+    v = table.get(key, default)
+    if not isinstance(v, int) or isinstance(v, bool) or v < low:
+        src.problem(f"'{key}' must be a whole number >= {low}, got {v!r}", key)
+        return max(low, default)
+    return v
+
+
+def edition_from_toml(src: TomlSource) -> HexenEdition:
+    """Validate a parsed TOML document as a Hexen Rennen edition (all problems at once)."""
+    d = src.data
+    meta = d.get("edition", {})
+    if not isinstance(meta, dict):
+        src.problem("[edition] must be a table", "edition")
+        meta = {}
+    if meta.get("game", "hexen-rennen") != "hexen-rennen":
+        src.problem(f"this edition is for {meta.get('game')!r}, not 'hexen-rennen'", "game")
+    tables: dict[str, dict[str, Any]] = {}
+    for name in ("components", "track", "die", "players"):
+        t = d.get(name, {})
+        if not isinstance(t, dict):
+            src.problem(f"[{name}] must be a table", name)
+            t = {}
+        tables[name] = t
+    comp, track, die_t, pl = tables["components"], tables["track"], tables["die"], tables["players"]
+    numbers = _int_list(src, comp, "numbers", list(range(2, 11)), 1)
+    if len(set(numbers)) != len(numbers):
+        src.problem(f"'numbers' lists a value twice: {list(numbers)}", "numbers")
+    numbers = tuple(sorted(set(numbers)))
+    symbols = _int(src, comp, "symbols", 3, 0)
+    witches = _int(src, comp, "witches", 3, 1)
+    stages = _int(src, track, "stages", 3, 1)
+    per_stage = _int(src, track, "tiles_per_stage", 4, 1)
+    sym_stage = _int(src, track, "symbols_per_stage", 1, 0)
+    finish = _int_list(src, track, "finish_points", [2, 3, 4], 0)
+    faces = _int_list(src, die_t, "faces", [1, 2, 3, 4, 5, 6], 1)
+    min_p = _int(src, pl, "min", 2, 1)
+    max_p = _int(src, pl, "max", 4, 1)
+    per_clan = len(numbers) + symbols
+    if numbers and per_clan != stages * per_stage:
+        src.problem(f"each clan has {per_clan} tiles ({len(numbers)} numbers + {symbols} symbols) but "
+                    f"{stages} stages x tiles_per_stage {per_stage} = {stages * per_stage}", "tiles_per_stage")
+    if symbols != stages * sym_stage:
+        src.problem(f"each clan has {symbols} symbol tiles but {stages} stages x symbols_per_stage "
+                    f"{sym_stage} = {stages * sym_stage}", "symbols_per_stage")
+    if sym_stage > per_stage:
+        src.problem("symbols_per_stage exceeds tiles_per_stage", "symbols_per_stage")
+    clans: list[Clan] = []
+    raw = d.get("clans")
+    if not isinstance(raw, list) or not raw:
+        src.problem("missing [[clans]] entries (id, name, letter)")
+        raw = []
+    for i, c in enumerate(raw):
+        if not isinstance(c, dict) or "id" not in c:
+            src.problem(f"clans[{i}]: needs at least id (and letter)", "[[clans]]")
+            continue
+        cid = c["id"]
+        letter = c.get("letter", str(cid)[:1].upper())
+        if not isinstance(cid, str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", cid):
+            src.problem(f"clans[{i}]: id must be a lower-case word, got {cid!r}", str(cid))
+            continue
+        if cid in {x.id for x in clans}:
+            src.problem(f"clan {cid!r} is listed twice", cid)
+            continue
+        if not isinstance(letter, str) or not re.fullmatch(r"[A-Z]", letter) or letter == "S":
+            src.problem(f"clan {cid}: letter must be one upper-case letter other than S, got {letter!r}", cid)
+            continue
+        if letter in {x.letter for x in clans}:
+            src.problem(f"clan {cid}: letter {letter!r} is used twice", cid)
+            continue
+        clans.append(Clan(cid, str(c.get("name", cid.title())), letter))
+    if clans and not (1 <= min_p <= max_p <= len(clans)):
+        src.problem(f"players: need 1 <= min <= max <= {len(clans)} clans, got min {min_p} max {max_p}", "max")
+    src.raise_if_problems()
+    return HexenEdition(
+        name=str(meta.get("name", Path(src.name).stem)),
+        source=src.name,
+        reconstructed=bool(meta.get("reconstructed", False)),
+        clans=tuple(clans),
+        numbers=numbers,
+        symbols=symbols,
+        witches=witches,
+        stages=stages,
+        tiles_per_stage=per_stage,
+        symbols_per_stage=sym_stage,
+        finish_points=finish,
+        die=faces,
+        min_players=min_p,
+        max_players=max_p,
+    )
+
+
+@cache
+def default_edition() -> HexenEdition:
+    """The bundled, reconstructed default edition."""
+    return edition_from_toml(read_bundled_toml("models.hexen_rennen.data", "default.toml"))
+
+
+def load_edition(path: str | Path | None) -> HexenEdition:
+    """Load an edition file, or the default one when ``path`` is None."""
+    if path is None:
+        return default_edition()
+    return edition_from_toml(read_toml_file(path))

@@ -1,0 +1,393 @@
+"""Retrograde (out-count) tablebase for small editions (built for `mini`), vectorised with numpy.
+
+Tablebase mode (a rule of this mode, see docs/rules/gnomes-at-midnight.md): the
+dance card is fixed and each side's moonlight deck is a fixed order that repeats
+as a cycle (no reshuffle chance).  A state is (gnome configuration, side to move,
+deck state of each side); off-board counts follow from the configuration (the
+edition's gnomes per side minus those on the board).  A side's deck state is 0
+before its first flip (no card face up, next card the cycle's first) or 1 + p
+where p is the position in the cycle of its next card (the face-up card is the
+one before it).  With 3-card cycles that is 4 x 4 = 16 deck states (the 9
+in-cycle ones plus those where a side has not flipped yet).
+
+Values, one byte per state: 0 draw (no forced result: repetition has no rule),
+1..127 the side to move wins in that many of its own turns, 128 + n the side to
+move loses, the opponent winning in n of its turns.  The table is stored under
+$GNOMEKIT_CACHE (default ~/.cache/gnomekit) and loaded for instant answers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from models.core.errors import UsageError
+from models.gnomes_at_midnight.edition import MidnightEdition
+from models.gnomes_at_midnight.position import NO_CARD, Position, dance_placements
+from models.gnomes_at_midnight.setup import edition_board
+
+Progress = Callable[[str, float], None] | None
+WIN_MAX = 127
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("GNOMEKIT_CACHE") or Path.home() / ".cache" / "gnomekit")
+
+
+@dataclass
+class Params:
+    """What a table is built for: edition geometry, rules, dance card, deck cycles."""
+
+    rows: int
+    cols: int
+    terrain: tuple[str, ...]
+    flowers: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+    toadstools: tuple[tuple[int, int], ...]
+    gnomes: int
+    bump_limit: int
+    restrict: bool
+    dance: tuple[tuple[int, int], ...]
+    cycles: tuple[tuple[int, ...], tuple[int, ...]]
+
+    def key(self) -> str:
+        blob = json.dumps([self.rows, self.cols, self.terrain, self.flowers, self.toadstools, self.gnomes,
+                           self.bump_limit, self.restrict, self.dance, self.cycles, 1])
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def params_for(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
+               cycles: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> Params:
+    return Params(ed.rows, ed.cols, ed.terrain, ed.flowers, ed.toadstools, ed.gnomes, ed.bump_limit,
+                  ed.moon_restricts_adding, dance if dance is not None else ed.dance[0].cells,
+                  cycles if cycles is not None else ed.decks)
+
+
+@dataclass
+class Tablebase:
+    params: Params
+    keys: np.ndarray  # sorted configuration keys (base 5 per square)
+    values: np.ndarray  # uint8, shape (2, D, D, C): side to move, green deck state, blue deck state, config
+    seconds: float = 0.0
+
+    @property
+    def size(self) -> int:
+        return int(self.values.size)
+
+    def counts(self) -> dict[str, int]:
+        v = self.values
+        return {"win": int(((v >= 1) & (v <= WIN_MAX)).sum()), "loss": int((v > 128).sum()),
+                "draw": int((v == 0).sum())}
+
+    def index(self, pos: Position) -> tuple[int, int, int, int]:
+        """(side, green deck state, blue deck state, config index) of a position (UsageError if outside)."""
+        p = self.params
+        b = pos.board
+        if (b.rows, b.cols, b.terrain, b.flowers, b.toadstools) != (p.rows, p.cols, p.terrain,
+                                                                  tuple(tuple(sorted(f)) for f in p.flowers),
+                                                                  tuple(sorted(p.toadstools))):
+            raise UsageError("the tablebase is for the edition's board; this position has another")
+        if pos.dance != tuple(sorted(p.dance)) and pos.dance != p.dance:
+            raise UsageError("the tablebase is built for another dance card (use --dance)")
+        if pos.bump_limit != p.bump_limit or pos.moon_restricts_adding != p.restrict:
+            raise UsageError("the tablebase is built for the edition's bump limit and options")
+        for s in (0, 1):
+            if pos.on_board(s) + pos.off[s] != p.gnomes:
+                raise UsageError(f"the tablebase needs {p.gnomes} gnomes a side on and off the board")
+        key = 0
+        for i, v in enumerate(pos.cells):
+            st = v if v > 0 else (2 - v if v < 0 else 0)
+            key += st * 5**i
+        c = int(np.searchsorted(self.keys, key))
+        ds = [self.deck_state(pos, s) for s in (0, 1)]
+        return pos.to_move, ds[0], ds[1], c
+
+    def deck_state(self, pos: Position, s: int) -> int:
+        cyc = self.params.cycles[s]
+        L = len(cyc)
+        if pos.moon[s] == NO_CARD:
+            if pos.known[s] and pos.known[s][0] != cyc[0]:
+                raise UsageError("with no card face up the next card must be the first of the tablebase's deck "
+                                 "cycle (" + " ".join(str(t) for t in cyc) + ")")
+            return 0
+        cands = [ptr for ptr in range(L) if cyc[(ptr - 1) % L] == pos.moon[s]]
+        if pos.known[s]:
+            cands = [ptr for ptr in cands if cyc[ptr] == pos.known[s][0]]
+        if len(cands) != 1:
+            raise UsageError("the position's moonlight card and deck do not fit the tablebase's deck cycle "
+                             "(" + " ".join(str(t) for t in cyc) + ")")
+        return 1 + cands[0]
+
+    def lookup(self, pos: Position) -> tuple[str, int | None]:
+        s, dg, db, c = self.index(pos)
+        v = int(self.values[s, dg, db, c])
+        if v == 0:
+            return "draw", None
+        if v <= WIN_MAX:
+            return "win", v
+        return "loss", v - 128
+
+
+# -------------------------------------------------------------------------------------------------
+# Building
+
+
+def _configs(n: int, g: int) -> tuple[np.ndarray, np.ndarray]:
+    """All configurations: (sorted keys, states (C, n) uint8); state 1/2 green count, 3/4 blue count + 2."""
+    placements: list[tuple[int, ...]] = []
+
+    def rec(i: int, left: int, cur: list[int]) -> None:
+        if i == n:
+            placements.append(tuple(cur))
+            return
+        for k in range(min(2, left) + 1):
+            cur.append(k)
+            rec(i + 1, left - k, cur)
+            cur.pop()
+
+    rec(0, g, [])
+    P = np.array(placements, dtype=np.int64)  # (Pn, n) counts
+    masks = ((P > 0).astype(np.int64) * (1 << np.arange(n, dtype=np.int64))).sum(axis=1)
+    pow5 = 5 ** np.arange(n, dtype=np.int64)
+    gkey = (P * pow5).sum(axis=1)
+    bkey = (np.where(P > 0, P + 2, 0) * pow5).sum(axis=1)
+    gi, bi = np.nonzero((masks[:, None] & masks[None, :]) == 0)
+    keys = gkey[gi] + bkey[bi]
+    order = np.argsort(keys)
+    keys = keys[order]
+    states = (P[gi[order]] + np.where(P[bi[order]] > 0, P[bi[order]] + 2, 0)).astype(np.uint8)
+    return keys, states
+
+
+def build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
+          cycles: tuple[tuple[int, ...], tuple[int, ...]] | None = None, progress: Progress = None) -> Tablebase:
+    """Build the table (no cache).  ``progress(stage, fraction)`` is called along the way."""
+    t0 = time.perf_counter()
+    p = params_for(ed, dance, cycles)
+    board = edition_board(ed)
+    n = p.rows * p.cols
+    G = p.gnomes
+    say = progress or (lambda _s, _f: None)
+    say("configurations", 0.0)
+    keys, st = _configs(n, G)
+    C = len(keys)
+    pow5 = 5 ** np.arange(n, dtype=np.int64)
+    cnt = [np.ascontiguousarray(np.where(st <= 2, st, 0).astype(np.int8).T),
+           np.ascontiguousarray(np.where(st >= 3, st - 2, 0).astype(np.int8).T)]  # (n, C): one row per square
+    stT = np.ascontiguousarray(st.T).astype(np.int64)
+    del st
+    on = [cnt[0].sum(axis=0), cnt[1].sum(axis=0)]
+    terr = board.terr
+    # W[s][c]: side s meets a win condition in configuration c
+    W = []
+    places = dance_placements(p.rows, p.cols, tuple(sorted(p.dance)))
+    for s in (0, 1):
+        own = cnt[s] > 0
+        w = (G - on[1 - s]) >= p.bump_limit
+        if board.toad_idx:
+            w |= own[list(board.toad_idx)].all(axis=0)
+        for pl in places:
+            w |= own[list(pl)].all(axis=0)
+        W.append(w)
+    L = [len(p.cycles[0]), len(p.cycles[1])]
+    if L[0] != L[1] or not L[0]:
+        raise UsageError("the tablebase needs two deck cycles of the same, non-zero length")
+    D = L[0] + 1
+
+    def moon_of(s: int, ds: int) -> int:
+        return -1 if ds == 0 else p.cycles[s][(ds - 2) % L[s]]
+
+    def adv(s: int, ds: int) -> int:
+        return 1 + ((0 if ds == 0 else ds - 1) + 1) % L[s]
+
+    # templates: (kind, src, dst); kind 0 step, 1 pair, 2 add
+    templates: list[tuple[int, int, int]] = []
+    for i in range(n):
+        for j in board.nbrs[i]:
+            templates += [(0, i, j), (1, i, j)]
+    # per side: edges (src config, dst config, template) for legal moves; counts by moon terrain
+    edges: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    legal_cnt = [[np.zeros(C, dtype=np.int16) for _ in range(4)] for _ in (0, 1)]  # all legal, by moon t+1
+    nonwin_cnt = [[np.zeros(C, dtype=np.int16) for _ in range(4)] for _ in (0, 1)]
+    has_win = [[np.zeros(C, dtype=bool) for _ in range(4)] for _ in (0, 1)]
+    allowed_t: list[list[list[bool]]] = [[], []]
+    total_steps = 2 * (len(templates) + 2)
+    done = 0
+    for s in (0, 1):
+        o, q = cnt[s], cnt[1 - s]
+        enc_own = (lambda k: np.where(k > 0, k, 0)) if s == 0 else (lambda k: np.where(k > 0, k + 2, 0))
+        srcs, dsts, tids = [], [], []
+        side_templates = templates + [(2, -1, f) for f in board.flower_idx[s]]
+        for tid, (kind, i, j) in enumerate(side_templates):
+            if kind == 0:
+                ok = (o[i] >= 1) & (o[j] <= 1)
+            elif kind == 1:
+                ok = (o[i] == 2) & (o[j] == 0)
+            else:
+                ok = ((G - on[s]) >= 1) & (o[j] <= 1) & (q[j] == 0)
+            idx = np.nonzero(ok)[0]
+            k = 2 if kind == 1 else 1
+            newj = np.where(q[j][idx] > 0, k, o[j][idx] + k)
+            nk = keys[idx] + (enc_own(newj) - stT[j][idx]) * pow5[j]
+            if kind != 2:
+                newi = o[i][idx] - k
+                nk = nk + (enc_own(newi) - stT[i][idx]) * pow5[i]
+            dst = np.searchsorted(keys, nk)
+            win = W[s][dst]
+            if kind == 2:
+                allowed = [True] + [(not p.restrict) or t != terr[j] for t in range(3)]
+            else:
+                allowed = [True] + [t != terr[i] and t != terr[j] for t in range(3)]
+            allowed_t[s].append(allowed)
+            for m in range(4):
+                if allowed[m]:
+                    legal_cnt[s][m][idx] += 1
+                    nonwin_cnt[s][m][idx[~win]] += 1
+                    has_win[s][m][idx[win]] = True
+            keep = ~win
+            srcs.append(idx[keep].astype(np.int32))
+            dsts.append(dst[keep].astype(np.int32))
+            tids.append(np.full(int(keep.sum()), tid, dtype=np.int16))
+            done += 1
+            say("moves", done / total_steps)
+        e_src = np.concatenate(srcs)
+        e_dst = np.concatenate(dsts)
+        e_tid = np.concatenate(tids)
+        order = np.argsort(e_dst, kind="stable")
+        edges.append((e_src[order], e_dst[order], e_tid[order]))
+    rev_ptr = [np.searchsorted(e[1], np.arange(C + 1)) for e in edges]
+    # per template and moon: allowed; and terrain checks as arrays for the reverse pass
+    allowed_arr = [np.array(allowed_t[s], dtype=bool) for s in (0, 1)]  # (T, 4)
+
+    values = np.zeros((2, D, D, C), dtype=np.uint8)
+    remaining = np.zeros((2, D, D, C), dtype=np.int16)
+    nomove = np.zeros((2, D, D, C), dtype=bool)
+    for s in (0, 1):
+        for dg in range(D):
+            for db in range(D):
+                ds = dg if s == 0 else db
+                m = moon_of(s, ds) + 1
+                nm = legal_cnt[s][m] == 0
+                nomove[s, dg, db] = nm
+                win_now = has_win[s][m] | (nm & W[s])
+                remaining[s, dg, db] = np.where(nm, 1, nonwin_cnt[s][m])
+                values[s, dg, db][win_now] = 1
+    flat_vals = values.reshape(-1)
+    flat_rem = remaining.reshape(-1)
+    frontier_idx = np.nonzero(flat_vals == 1)[0]
+    ply = 1
+    CD = C
+    total = values.size
+    decided = len(frontier_idx)
+    while len(frontier_idx):
+        say("retrograde", decided / total)
+        s_f, dg_f, db_f, c_f = np.unravel_index(frontier_idx, values.shape)
+        preds: list[np.ndarray] = []
+        for s_new in (0, 1):
+            sel = s_f == s_new
+            if not sel.any():
+                continue
+            s = 1 - s_new  # the side that moved into these states
+            cs, dgs, dbs = c_f[sel], dg_f[sel], db_f[sel]
+            e_src, _e_dst, e_tid = edges[s]
+            lo, hi = rev_ptr[s][cs], rev_ptr[s][cs + 1]
+            lens = hi - lo
+            tot = int(lens.sum())
+            if tot:
+                rep = np.repeat(np.arange(len(cs)), lens)
+                offs = np.arange(tot) - np.repeat(np.cumsum(lens) - lens, lens)
+                eidx = lo[rep] + offs
+                pc = e_src[eidx].astype(np.int64)
+                pt = e_tid[eidx]
+                pdg, pdb = dgs[rep], dbs[rep]
+                own_after = pdg if s == 0 else pdb
+                for prev in range(D):
+                    match = own_after == adv(s, prev)
+                    if not match.any():
+                        continue
+                    ok = match & allowed_arr[s][pt, moon_of(s, prev) + 1]
+                    k_ok = int(ok.sum())
+                    if not k_ok:
+                        continue
+                    if s == 0:
+                        g_, b_ = np.full(k_ok, prev, dtype=np.int64), pdb[ok]
+                    else:
+                        g_, b_ = pdg[ok], np.full(k_ok, prev, dtype=np.int64)
+                    preds.append(((s * D + g_) * D + b_) * CD + pc[ok])
+            # passes: the same configuration and deck states, the other side to move, when it had no move
+            pidx = ((s * D + dgs) * D + dbs) * CD + cs
+            pidx = pidx[nomove.reshape(-1)[pidx]]
+            preds.append(pidx.astype(np.int64))
+        pred = np.concatenate(preds) if preds else np.zeros(0, dtype=np.int64)
+        pred = pred[flat_vals[pred] == 0]
+        if ply % 2 == 1:  # the frontier wins for its mover: predecessors lose one option each
+            uniq, mult = np.unique(pred, return_counts=True)
+            flat_rem[uniq] -= mult.astype(np.int16)
+            new = uniq[flat_rem[uniq] <= 0]
+            flat_vals[new] = 128 + (ply + 1) // 2
+        else:  # the frontier loses for its mover: predecessors win
+            new = np.unique(pred)
+            flat_vals[new] = ply // 2 + 1
+        decided += len(new)
+        frontier_idx = new
+        ply += 1
+        if ply > 2 * WIN_MAX:
+            raise RuntimeError("tablebase distances exceed the byte encoding")
+    say("done", 1.0)
+    return Tablebase(p, keys, values, time.perf_counter() - t0)
+
+
+def table_path(p: Params) -> Path:
+    return cache_dir() / f"gnomes-at-midnight-tb-{p.key()}.npz"
+
+
+def load_or_build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
+                  cycles: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
+                  progress: Progress = None) -> tuple[Tablebase, bool]:
+    """The cached table for these parameters, building and storing it first if needed; (table, was built)."""
+    p = params_for(ed, dance, cycles)
+    path = table_path(p)
+    if path.exists():
+        with np.load(path) as z:
+            return Tablebase(p, z["keys"], z["values"], float(z["seconds"])), False
+    tb = build(ed, dance, cycles, progress)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, keys=tb.keys, values=tb.values, seconds=np.float64(tb.seconds))
+    tmp.replace(path)
+    return tb, True
+
+
+def describe(tb: Tablebase) -> dict[str, Any]:
+    return {"positions": tb.size, "counts": tb.counts(), "build_seconds": round(tb.seconds, 2),
+            "deck_states": int(tb.values.shape[1] * tb.values.shape[2]), "configurations": int(tb.values.shape[3])}
+
+
+def position_of(tb: Tablebase, s: int, dg: int, db: int, c: int, like: Position, repeat: int = 12) -> Position:
+    """The position of a table state, decks written out as the cycle repeated ``repeat`` times."""
+    from dataclasses import replace
+
+    p = tb.params
+    key = int(tb.keys[c])
+    cells = []
+    for _ in range(p.rows * p.cols):
+        key, st = divmod(key, 5)
+        cells.append(st if st <= 2 else -(st - 2))
+    moon, known = [], []
+    for side, ds in ((0, dg), (1, db)):
+        cyc = p.cycles[side]
+        L = len(cyc)
+        ptr = 0 if ds == 0 else ds - 1
+        moon.append(NO_CARD if ds == 0 else cyc[(ptr - 1) % L])
+        known.append(tuple(cyc[(ptr + k) % L] for k in range(L * repeat)))
+    on = [sum(v for v in cells if v > 0), -sum(v for v in cells if v < 0)]
+    return replace(like, cells=tuple(cells), off=(p.gnomes - on[0], p.gnomes - on[1]), to_move=s,
+                   moon=(moon[0], moon[1]), known=(known[0], known[1]), unknown=((0, 0, 0), (0, 0, 0)),
+                   dance=tuple(sorted(p.dance)))

@@ -1,0 +1,1075 @@
+"""Rules verification over a Hedge Mage edition: where "no legal placement" (a rulebook hole) is hit.
+
+A garden is *reachable* when it arises from setup (tunnels, gnomes and mages
+where setup puts them, nobody moving) by legal placements of distinct tiles of
+the edition, at most ``max_before`` of them (the deck's rounds minus one).
+
+Three questions:
+
+(a) ``audit_tile``: for a tile T, the fewest earlier placements after which T
+    has no legal placement, with a witness garden.  An exists-forall problem,
+    solved by SAT with a counterexample-guided loop (see ``_TileBlocker``).
+(b) ``simulate``: K games per policy; how often a round has no legal placement.
+(c) ``max_points``: the most movement points one placement can earn without
+    bonus sigils, with a witness, proven by SAT against the bound
+    ``1 + max_before``.
+
+Order lemma (why SAT may reason about *sets* of placements).  A set S of
+pairwise disjoint placements avoiding the setup pieces, with no all-hedge 2x2
+window and connected ground, can always be laid one tile at a time, every step
+legal: remove from S a tile that touches the final ground (one exists while S is
+not empty, the grid being connected and the ground non-empty); the ground with
+that tile's cells added stays connected.  Repeating and reading the removals
+backwards gives a legal order (2x2 and cover hold for every subset).  So the
+reachable gardens are exactly those sets, and ``order_for_replay`` builds the
+order; every witness is replayed with ``check_placement``/``apply_placement``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pysat.card import ITotalizer
+from pysat.solvers import Solver
+
+from models.core.errors import UsageError
+from models.core.grid import Cell, all_cells, orthogonal_neighbours, windows_2x2
+from models.hedge_mage.edition import HedgeMageEdition
+from models.hedge_mage.notation import garden_to_json
+from models.hedge_mage.placement import (
+    Placement,
+    apply_placement,
+    candidates,
+    check_placement,
+    legal_placements,
+    movement_points,
+)
+from models.hedge_mage.position import Garden, ground_components
+from models.hedge_mage.setup import deal_deck, new_garden
+
+SAT_SOLVER = "glucose4"  # supports interrupts (time budgets)
+POLICIES = ("random", "planning")
+
+# ---------------------------------------------------------------------------------------------
+# Setup, geometry, replay
+
+
+def setup_garden(edition: HedgeMageEdition, enchantments: tuple[str, ...] | None = None) -> Garden:
+    """The garden at setup with no tile revealed (gnome kinds do not matter for building)."""
+    g, _deck = new_garden(edition, 0, enchantments)
+    return replace(g, tile=None, remaining_tiles=tuple(edition.tiles), round=1)
+
+
+def rounds_of(edition: HedgeMageEdition) -> int:
+    """How many rounds a game has at most: the deck minus the cards removed unseen."""
+    return len(edition.deck) - edition.removed
+
+
+def max_before(edition: HedgeMageEdition) -> int:
+    """The most placements that can precede a tile: rounds - 1, and distinct tiles - 1."""
+    return max(0, min(rounds_of(edition) - 1, len(edition.tiles) - 1))
+
+
+def fixed_cells(garden: Garden) -> frozenset[Cell]:
+    """Cells that are never hedge: the setup pieces (tunnels, gnomes, mages, springshrooms)."""
+    return frozenset(c for c in garden.occupants if garden.in_bounds(c))
+
+
+def order_for_replay(base: Garden, placements: Sequence[Placement], last: Placement | None = None
+                     ) -> list[Placement] | None:
+    """A legal order for a set of placements (see the order lemma), ``last`` placed last.
+
+    Returns None when no order found by the lemma exists (the final ground is not
+    connected, or ``last`` touches no final ground).
+    """
+    rest = list(placements)
+    hedge = set(base.hedge_cells) | {c for p in rest for c in p.cells}
+    if len(ground_components(base.rows, base.cols, hedge)) != 1:
+        return None
+    removed: list[Placement] = []
+
+    def touches(p: Placement) -> bool:
+        return any(n not in hedge for c in p.cells for n in orthogonal_neighbours(c, base.rows, base.cols))
+
+    if last is not None:
+        if last not in rest or not touches(last):
+            return None
+        rest.remove(last)
+        removed.append(last)
+        hedge -= set(last.cells)
+    while rest:
+        pick = next((p for p in rest if touches(p)), None)
+        if pick is None:  # pragma: no cover - impossible by the lemma
+            return None
+        rest.remove(pick)
+        removed.append(pick)
+        hedge -= set(pick.cells)
+    return removed[::-1]
+
+
+def replay(base: Garden, edition: HedgeMageEdition, sequence: Sequence[Placement]) -> Garden:
+    """Lay the placements in order from ``base``, checking each with ``check_placement``.
+
+    Raises RuntimeError (a solver bug, not bad input) if a step is illegal.
+    """
+    g = base
+    for i, p in enumerate(sequence):
+        rep = check_placement(g, edition, p, check_tile_choice=False)
+        if not rep.legal:
+            why = "; ".join(v.message for v in rep.violations)
+            raise RuntimeError(f"witness step {i + 1} ({p.tile}) is illegal: {why}")
+        g = apply_placement(g, edition, p)
+    return g
+
+
+def _windows(rows: int, cols: int) -> list[tuple[Cell, Cell, Cell, Cell]]:
+    return list(windows_2x2(rows, cols))
+
+
+@dataclass
+class _Geometry:
+    """Candidate placements per tile that avoid the setup pieces."""
+
+    base: Garden
+    edition: HedgeMageEdition
+    fixed: frozenset[Cell]  # setup pieces: always ground
+    cands: dict[str, list[Placement]]
+
+    @staticmethod
+    def of(base: Garden, edition: HedgeMageEdition) -> _Geometry:
+        fixed = fixed_cells(base)
+        taken = fixed | base.hedge_cells
+        cands: dict[str, list[Placement]] = {}
+        for name, tile in edition.tiles.items():
+            cands[name] = [c.placement for c in candidates(base, tile)
+                           if not any(x in taken for x in c.placement.cells)]
+        return _Geometry(base, edition, fixed, cands)
+
+
+def _solve(solver: Solver, assumptions: list[int], deadline: float) -> bool | None:
+    """``solve`` with a wall-clock deadline: True/False, or None when time ran out."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        return None
+    timer = threading.Timer(remaining, solver.interrupt)
+    timer.start()
+    try:
+        res = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+    finally:
+        timer.cancel()
+        solver.clear_interrupt()
+    return res
+
+
+class _Packing:
+    """SAT model of a reachable garden: which placements are laid (x), which cells are hedge (h).
+
+    Clauses: h_c <-> some placement covers c; at most one placement per cell and per
+    tile; no all-hedge 2x2 window; the number of placements bounded by a totalizer
+    (assumption literals); ground connectivity by lazy cuts (``cut``), each implied
+    by the rules, so UNSAT stays a proof.
+    """
+
+    def __init__(self, geo: _Geometry, tiles: Iterable[str], max_count: int, eager: bool = True) -> None:
+        self.geo = geo
+        self.base = geo.base
+        self.top = 0
+        self.clauses: list[list[int]] = []
+        self.placements: list[Placement] = []
+        self.x: list[int] = []
+        by_cell: dict[Cell, list[int]] = {}
+        for name in tiles:
+            lits = []
+            for p in geo.cands[name]:
+                v = self.new()
+                self.placements.append(p)
+                self.x.append(v)
+                lits.append(v)
+                for c in p.cells:
+                    by_cell.setdefault(c, []).append(v)
+            self._at_most_one(lits)
+        self.h: dict[Cell, int] = {}
+        for c, lits in by_cell.items():
+            hv = self.new()
+            self.h[c] = hv
+            self.clauses.append([-hv] + lits)
+            for v in lits:
+                self.clauses.append([-v, hv])
+            self._at_most_one(lits)
+        for w in _windows(self.base.rows, self.base.cols):
+            if all(c in self.h for c in w):
+                self.clauses.append([-self.h[c] for c in w])
+        # Implied by connected ground (of 2+ cells): a ground cell has a ground neighbour.
+        rows, cols = self.base.rows, self.base.cols
+        if rows * cols - len(self.base.hedge_cells) > 1:
+            for c in all_cells(rows, cols):
+                if c in self.base.hedge_cells:
+                    continue
+                nbrs = list(orthogonal_neighbours(c, rows, cols))
+                if any(self.always_ground(n) for n in nbrs):
+                    continue
+                tail = [-self.h[n] for n in nbrs if n in self.h]
+                self.clauses.append(([self.h[c]] if c in self.h else []) + tail)
+        if eager:
+            self._reachability()
+        self.max_count = max(0, min(max_count, len(self.x)))
+        self.tot: ITotalizer | None = None
+        if self.x:
+            self.tot = ITotalizer(lits=self.x, ubound=self.max_count + 1, top_id=self.top)
+            self.top = max(self.top, self.tot.top_id)
+            self.clauses.extend(self.tot.cnf.clauses)
+        self.solver = Solver(name=SAT_SOLVER, bootstrap_with=self.clauses)
+        self.cuts = 0
+        self.index = {v: i for i, v in enumerate(self.x)}
+
+    def new(self) -> int:
+        self.top += 1
+        return self.top
+
+    def _reachability(self) -> None:
+        """Exact connectivity: every ground cell is reached from a root within |cells| steps.
+
+        r[c][t] -> c is ground and (r[c][t-1] or r[n][t-1] for a neighbour n); ground -> r[c][T].
+        """
+        rows, cols = self.base.rows, self.base.cols
+        cells = [c for c in all_cells(rows, cols) if c not in self.base.hedge_cells]
+        root = next((c for c in cells if self.always_ground(c)), None)
+        if root is None or len(cells) <= 1:
+            return
+        levels = len(cells) - 1
+        prev = {c: 0 for c in cells}  # 0: false constant at level 0 except the root
+        for _t in range(1, levels + 1):
+            cur: dict[Cell, int] = {}
+            for c in cells:
+                if c == root:
+                    continue
+                v = self.new()
+                cur[c] = v
+                if c in self.h:
+                    self.clauses.append([-v, -self.h[c]])
+                src = [prev[c]] if prev[c] else []
+                for n in orthogonal_neighbours(c, rows, cols):
+                    if n == root:
+                        src = []  # reached from the root at step 1: no condition
+                        break
+                    if n in prev and prev[n]:
+                        src.append(prev[n])
+                else:
+                    self.clauses.append([-v] + src)
+                if prev[c]:
+                    self.clauses.append([-prev[c], v])
+            prev = {**cur, root: 0}
+        for c in cells:
+            if c == root:
+                continue
+            self.clauses.append(([self.h[c]] if c in self.h else []) + [prev[c]])
+
+    def add(self, clause: list[int]) -> None:
+        self.solver.add_clause(clause)
+
+    def _at_most_one(self, lits: list[int]) -> None:
+        if len(lits) <= 6:
+            for i in range(len(lits)):
+                for j in range(i + 1, len(lits)):
+                    self.clauses.append([-lits[i], -lits[j]])
+            return
+        # sequential (ladder) encoding
+        prev = 0
+        for i, v in enumerate(lits):
+            if i == len(lits) - 1:
+                if prev:
+                    self.clauses.append([-v, -prev])
+                break
+            s = self.new()
+            self.clauses.append([-v, s])
+            if prev:
+                self.clauses.append([-prev, s])
+                self.clauses.append([-v, -prev])
+            prev = s
+
+    def at_most(self, k: int) -> list[int]:
+        """Assumptions meaning "at most k placements"."""
+        if self.tot is None or k >= len(self.x):
+            return []
+        return [-self.tot.rhs[k]]
+
+    def hedge_lit(self, c: Cell) -> int | None:
+        """The literal "c is hedge", or None when c can never be hedge."""
+        return self.h.get(c)
+
+    def chosen(self) -> list[Placement]:
+        model = self.solver.get_model() or []
+        true = {v for v in model if v > 0}
+        return [self.placements[i] for i, v in enumerate(self.x) if v in true]
+
+    def always_ground(self, c: Cell) -> bool:
+        """No placement of the model covers c and it is not an old hedge."""
+        return c not in self.h and c not in self.base.hedge_cells
+
+    def cut(self, chosen: Sequence[Placement]) -> bool:
+        """Add cuts if the chosen garden's ground is split; True when it is connected.
+
+        For a ground component C and cells a in C, z outside it, every connected
+        ground holding a and z passes through the boundary of C, so:
+        h_a or h_z or some boundary cell is ground.
+        """
+        hedge = set(self.base.hedge_cells) | {c for p in chosen for c in p.cells}
+        comps = ground_components(self.base.rows, self.base.cols, hedge)
+        if len(comps) <= 1:
+            return True
+        for i, comp in enumerate(comps):
+            compset = set(comp)
+            outside = [c for j, other in enumerate(comps) if j != i for c in other]
+            z = next((c for c in outside if self.always_ground(c)), outside[0])
+            boundary = {n for c in comp for n in orthogonal_neighbours(c, self.base.rows, self.base.cols)
+                        if n not in compset}
+            tail = [-self.h[b] for b in sorted(boundary) if b in self.h]
+            zl = [] if self.always_ground(z) else [self.h[z]]
+            fixed_in = [c for c in comp if self.always_ground(c)]
+            for a in fixed_in[:1] or comp:
+                al = [] if self.always_ground(a) else [self.h[a]]
+                self.add(al + zl + tail)
+                self.cuts += 1
+        return False
+
+    def close(self) -> None:
+        self.solver.delete()
+        if self.tot is not None:
+            self.tot.delete()
+
+
+# ---------------------------------------------------------------------------------------------
+# (a) the fewest placements before a tile that leave it no legal placement
+
+
+@dataclass
+class TileAudit:
+    """Answer for one tile.  ``lower``: proven lower bound on k; ``upper``: best witness's k."""
+
+    tile: str
+    status: str  # "proven" or "unknown"
+    lower: int
+    upper: int | None
+    max_before: int
+    sequence: list[Placement] = field(default_factory=list)
+    garden: Garden | None = None
+    seconds: float = 0.0
+    stats: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def value(self) -> int | None:
+        """The proven fewest placements (None when unknown or when no k <= max_before works)."""
+        if self.status == "proven" and self.upper is not None and self.upper == self.lower:
+            return self.upper
+        return None
+
+    @property
+    def never(self) -> bool:
+        """Proven: no reachable garden (within max_before placements) blocks this tile."""
+        return self.status == "proven" and self.upper is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tile": self.tile,
+            "status": self.status,
+            "fewest_placements": self.value,
+            "never_within_max": self.never,
+            "lower_bound": self.lower,
+            "upper_bound": self.upper,
+            "max_before": self.max_before,
+            "witness": _witness_json(self.sequence, self.garden),
+            "seconds": round(self.seconds, 3),
+            "stats": self.stats,
+        }
+
+
+def _witness_json(seq: Sequence[Placement], garden: Garden | None) -> dict[str, Any] | None:
+    if garden is None:
+        return None
+    return {"placements": [p.to_json() for p in seq], "garden": garden_to_json(garden)}
+
+
+class _TileBlocker:
+    """Exists k placements such that every placement of T is illegal: the CEGAR loop.
+
+    Guess a garden (SAT), enumerate T's legal placements in it; each legal one P gets
+    the exact clause "P is blocked": a cell of P is hedge, or the rest of a 2x2 window
+    through P is hedge, or the ground minus P is split.  The split is encoded exactly:
+    side variables s over the non-P cells, equal across adjacent ground cells, the
+    side of a setup piece (always ground) fixed true, and some ground cell false.
+    Every added clause is implied by the question, so UNSAT is a proof.
+    """
+
+    def __init__(self, geo: _Geometry, tile: str, kmax: int) -> None:
+        self.geo = geo
+        self.tile = tile
+        others = [t for t in geo.edition.tiles if t != tile]
+        self.pack = _Packing(geo, others, kmax)
+        self.blocked: set[tuple[str, tuple[Cell, ...], Cell]] = set()
+        self.blocked_cells: set[tuple[Cell, ...]] = set()
+
+    def block(self, p: Placement) -> None:
+        if p.cells in self.blocked_cells:  # the same cells with another sigil: same clause
+            return
+        self.blocked_cells.add(p.cells)
+        pk = self.pack
+        rows, cols = pk.base.rows, pk.base.cols
+        pcells = set(p.cells)
+        lits: list[int] = [pk.h[c] for c in p.cells if c in pk.h]
+        seen: set[tuple[Cell, ...]] = set()
+        for c in p.cells:
+            for w in _windows_through(c, rows, cols):
+                if w in seen:
+                    continue
+                seen.add(w)
+                restw = [x for x in w if x not in pcells]
+                if not restw or any(x not in pk.h for x in restw):
+                    continue
+                y = pk.new()
+                for x in restw:
+                    pk.add([-y, pk.h[x]])
+                lits.append(y)
+        lits.append(self._split(pcells))
+        pk.add(lits)
+
+    def _split(self, pcells: set[Cell]) -> int:
+        """A literal d with d -> "the ground minus pcells is not connected" (exact)."""
+        pk = self.pack
+        rows, cols = pk.base.rows, pk.base.cols
+        old = pk.base.hedge_cells
+        d = pk.new()
+        s = {c: pk.new() for c in all_cells(rows, cols) if c not in pcells and c not in old}
+        for c in s:
+            for n in orthogonal_neighbours(c, rows, cols):
+                if n in s and n > c:
+                    guard = [pk.h[x] for x in (c, n) if x in pk.h]
+                    pk.add(guard + [-s[c], s[n]])
+                    pk.add(guard + [s[c], -s[n]])
+        anchor = next((c for c in sorted(s) if pk.always_ground(c)), None)
+
+        # The garden's ground is connected, so every piece cut off by P touches P: the
+        # "other side" needs a ground cell next to P (exact, and far fewer choices).
+        near = {n for c in pcells for n in orthogonal_neighbours(c, rows, cols) if n in s}
+
+        def some_ground(side: bool) -> None:
+            ws = []
+            for c in (s if side else near):
+                w = pk.new()
+                pk.add([-w, s[c] if side else -s[c]])
+                if c in pk.h:
+                    pk.add([-w, -pk.h[c]])
+                ws.append(w)
+            pk.add([-d] + ws)
+
+        some_ground(False)
+        if anchor is not None:
+            pk.add([s[anchor]])
+        else:
+            some_ground(True)
+        return d
+
+
+def _windows_through(c: Cell, rows: int, cols: int) -> list[tuple[Cell, ...]]:
+    r, q = c
+    out = []
+    for tr in (r - 1, r):
+        for tc in (q - 1, q):
+            if 0 <= tr < rows - 1 and 0 <= tc < cols - 1:
+                out.append(((tr, tc), (tr, tc + 1), (tr + 1, tc), (tr + 1, tc + 1)))
+    return out
+
+
+def audit_tile(
+    base: Garden,
+    edition: HedgeMageEdition,
+    tile: str,
+    seconds: float = 60.0,
+    kmax: int | None = None,
+) -> TileAudit:
+    """The fewest placements of other distinct tiles after which ``tile`` has no legal placement.
+
+    Status "proven": ``lower == upper`` (the answer, with a replayed witness), or
+    ``upper`` None and ``lower == kmax + 1`` (no garden within kmax placements
+    blocks the tile).  Status "unknown": the time budget ran out; ``lower`` is
+    proven (every smaller k is UNSAT) and ``upper`` is the best witness found.
+    """
+    if tile not in edition.tiles:
+        raise UsageError(f"unknown tile {tile!r}; the edition has: {' '.join(edition.tiles)}")
+    t0 = time.monotonic()
+    deadline = t0 + seconds
+    kmax = max_before(edition) if kmax is None else kmax
+    tobj = edition.tiles[tile]
+    res = TileAudit(tile, "unknown", 0, None, kmax)
+    if not legal_placements(base, tobj).placements:
+        res.status, res.upper, res.garden = "proven", 0, replace(base, tile=tile)
+        res.seconds = time.monotonic() - t0
+        return res
+    res.lower = 1
+    geo = _Geometry.of(base, edition)
+    stats = {"guesses": 0, "blocked_placements": 0, "cuts": 0, "sat_calls": 0}
+
+    def attempt(k: int, until: float, spread: int) -> bool | None:
+        """SAT for "at most k placements": True (witness stored), False (UNSAT), None (time).
+
+        A fresh model per k: with ``spread`` 0 every legal placement of a guess gets
+        its blocking clause (finds witnesses fast); otherwise only ``spread`` of them,
+        far from the hedges and from each other (small models, quicker UNSAT).
+        """
+        blocker = _TileBlocker(geo, tile, k)
+        pk = blocker.pack
+        try:
+            while True:
+                stats["sat_calls"] += 1
+                r = _solve(pk.solver, pk.at_most(k), until)
+                if r is None or r is False:
+                    return r
+                stats["guesses"] += 1
+                chosen = pk.chosen()
+                if not pk.cut(chosen):
+                    continue
+                seq = order_for_replay(base, chosen)
+                assert seq is not None
+                g = replay(base, edition, seq)
+                legal = legal_placements(g, tobj).placements
+                if not legal:
+                    if res.upper is None or len(seq) < res.upper:
+                        res.sequence = seq
+                        res.garden = replace(g, tile=tile, round=len(seq) + 1)
+                        res.upper = len(seq)
+                    return True
+                for p in (legal if spread == 0 else _far_apart(g, legal, spread)):
+                    blocker.block(p)
+        finally:
+            stats["blocked_placements"] += len(blocker.blocked_cells)
+            stats["cuts"] += pk.cuts
+            pk.close()
+
+    # First any witness at all (an upper bound), then raise the lower bound upwards.
+    r = attempt(kmax, t0 + 0.4 * seconds, 0)
+    if r is False:
+        res.status, res.lower = "proven", kmax + 1
+    else:
+        k = res.lower
+        while k < (res.upper if res.upper is not None else kmax + 1):
+            r = attempt(k, deadline, 4)
+            if r is None:
+                break
+            if r is False:
+                res.lower = k + 1
+            k += 1  # on True the witness has exactly k placements (all fewer are UNSAT)
+        if res.upper is not None and res.lower >= res.upper:
+            res.lower = res.upper
+            res.status = "proven"
+        elif res.upper is None and res.lower > kmax:
+            res.status = "proven"
+    res.stats = stats
+    res.seconds = time.monotonic() - t0
+    return res
+
+
+def _far_apart(g: Garden, legal: Sequence[Placement], n: int) -> list[Placement]:
+    """Up to n legal placements, each far from the hedges and from those picked before."""
+    marks = [c for c in g.hedge_cells]
+    out: list[Placement] = []
+
+    def dist(p: Placement) -> int:
+        if not marks:
+            return 0
+        return min(abs(a - c) + abs(b - d) for (a, b) in p.cells for (c, d) in marks)
+
+    pool = list(legal)
+    while pool and len(out) < n:
+        best = max(pool, key=dist)
+        out.append(best)
+        marks.extend(best.cells)
+        pool = [p for p in pool if p.cells != best.cells]
+    return out
+
+
+def audit_tiles(
+    base: Garden,
+    edition: HedgeMageEdition,
+    tiles: Sequence[str] | None = None,
+    seconds_per_tile: float = 60.0,
+    progress: Callable[[TileAudit], None] | None = None,
+) -> list[TileAudit]:
+    """``audit_tile`` for each tile (all tiles of the edition by default)."""
+    out = []
+    for t in tiles if tiles is not None else list(edition.tiles):
+        a = audit_tile(base, edition, t, seconds_per_tile)
+        out.append(a)
+        if progress is not None:
+            progress(a)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# (b) simulated games
+
+
+class _Bits:
+    """Bitboards for the simulation (same layout as ``models.hedge_mage.placement.Board``)."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows, self.cols, self.width = rows, cols, cols + 1
+        full = 0
+        for r in range(rows):
+            full |= ((1 << cols) - 1) << (r * self.width)
+        self.full = full
+
+    def mask(self, cells: Iterable[Cell]) -> int:
+        m = 0
+        for r, c in cells:
+            m |= 1 << (r * self.width + c)
+        return m
+
+    def spread(self, m: int) -> int:
+        w = self.width
+        return (m | (m << 1) | (m >> 1) | (m << w) | (m >> w)) & self.full
+
+    def no_square(self, hedge: int) -> bool:
+        w = self.width
+        return (hedge & (hedge >> 1) & (hedge >> w) & (hedge >> (w + 1))) == 0
+
+    def legal(self, pmask: int, hedge: int, blocked: int) -> bool:
+        """Legality of a placement when the ground (full minus hedge) is connected."""
+        if pmask & blocked:
+            return False
+        if not self.no_square(hedge | pmask):
+            return False
+        ground = self.full & ~(hedge | pmask)
+        border = self.spread(pmask) & ground
+        if border == 0:
+            return True
+        reach = border & -border
+        while True:
+            if reach & border == border:
+                return True
+            nxt = self.spread(reach) & ground
+            if nxt == reach:
+                return False
+            reach = nxt
+
+
+@dataclass
+class PolicyStats:
+    """Simulation results for one policy."""
+
+    policy: str
+    games: int = 0
+    games_with_dead_round: int = 0
+    dead_rounds: dict[int, int] = field(default_factory=dict)  # round -> games dead in it
+    first_dead_round: dict[int, int] = field(default_factory=dict)
+    substitutions: int = 0  # games where the 2x1 substitution avoided a dead round
+    witness: dict[str, Any] | None = None
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "policy": self.policy,
+            "games": self.games,
+            "games_with_dead_round": self.games_with_dead_round,
+            "fraction": round(self.games_with_dead_round / self.games, 4) if self.games else 0.0,
+            "dead_rounds": {str(k): v for k, v in sorted(self.dead_rounds.items())},
+            "first_dead_round": {str(k): v for k, v in sorted(self.first_dead_round.items())},
+            "substitutions_used": self.substitutions,
+            "witness": self.witness,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+class _Sim:
+    """Fast building-phase games from setup (bitboards, and bitsets over candidates for planning)."""
+
+    def __init__(self, base: Garden, edition: HedgeMageEdition) -> None:
+        self.base, self.edition = base, edition
+        self.bits = b = _Bits(base.rows, base.cols)
+        geo = _Geometry.of(base, edition)
+        self.fixed_mask = b.mask(geo.fixed)
+        self.hedge0 = b.mask(base.hedge_cells)
+        self.cands = geo.cands
+        self.masks = {t: [b.mask(p.cells) for p in ps] for t, ps in geo.cands.items()}
+        # Top-left cells of the 2x2 windows.
+        self.win_tl = b.mask((r, c) for r in range(base.rows - 1) for c in range(base.cols - 1))
+        # Planning: every distinct cell set of every shape gets a bit j; covers[cell bit] is
+        # the bitset of the cell sets that cover that cell; shape_bits[tile] the tile's bits.
+        index: dict[tuple[Cell, ...], int] = {}
+        self.shape_bits: dict[str, int] = {}
+        for t, ps in geo.cands.items():
+            m = 0
+            for p in ps:
+                j = index.setdefault(p.cells, len(index))
+                m |= 1 << j
+            self.shape_bits[t] = m
+        self.covers: dict[int, int] = {}
+        for cells, j in index.items():
+            for c in cells:
+                k = c[0] * b.width + c[1]
+                self.covers[k] = self.covers.get(k, 0) | (1 << j)
+
+    def legal(self, tile: str, hedge: int) -> list[int]:
+        blocked = hedge | self.fixed_mask
+        legal = self.bits.legal
+        return [i for i, m in enumerate(self.masks[tile]) if legal(m, hedge, blocked)]
+
+    def dead_cells(self, hedge: int) -> int:
+        """Ground cells that would complete an all-hedge 2x2 window (3 of its cells are hedge)."""
+        w = self.bits.width
+        a, b, c, d = hedge, hedge >> 1, hedge >> w, hedge >> (w + 1)
+        three = ((a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)) & self.win_tl
+        cells = three | (three << 1) | (three << w) | (three << (w + 1))
+        return cells & self.bits.full & ~hedge
+
+    def room(self, hedge: int, coming: list[str]) -> float:
+        """Lookahead score: sum over tiles still to come of log(1 + room left for the tile).
+
+        "Room" counts the tile's placements that cover no hedge, setup piece or dead
+        cell (``dead_cells``); it ignores connectivity and 2x2 windows made with the
+        tile's own cells (a cheap proxy for its legal placements).
+        """
+        blocked = hedge | self.fixed_mask | self.dead_cells(hedge)
+        hit = 0
+        covers = self.covers
+        while blocked:
+            low = blocked & -blocked
+            hit |= covers.get(low.bit_length() - 1, 0)
+            blocked ^= low
+        return sum(math.log1p((self.shape_bits[t] & ~hit).bit_count()) for t in coming)
+
+    def play(self, deck: list[str], policy: str, rng: random.Random
+             ) -> tuple[list[int], list[Placement | None], bool]:
+        """One game: the dead rounds (1-based), the placements per round, substitution used?"""
+        hedge = self.hedge0
+        sub = self.edition.substitute
+        held = set(self.edition.tiles)
+        kept: str | None = None
+        used_sub = False
+        dead: list[int] = []
+        laid: list[Placement | None] = []
+        for rnd, card in enumerate(deck, start=1):
+            tile = card if card in held else kept
+            if tile is None or tile not in held:
+                laid.append(None)
+                dead.append(rnd)
+                continue
+            options = self.legal(tile, hedge)
+            if not options and policy == "planning" and sub and not used_sub and sub in held and sub != tile:
+                alt = self.legal(sub, hedge)
+                if alt:
+                    used_sub, kept, tile, options = True, tile, sub, alt
+            if not options:
+                laid.append(None)
+                dead.append(rnd)
+                continue
+            if policy == "random":
+                i = options[rng.randrange(len(options))]
+            else:
+                unrevealed = list(deck[rnd:]) + [t for t in self.edition.deck if t not in deck]
+                coming: list[str] = []
+                for t in unrevealed:  # cards removed unseen may still come, as far as we know
+                    real = kept if (used_sub and t == sub) else t
+                    if real is not None and real in held and real != tile and real not in coming:
+                        coming.append(real)
+                masks = self.masks[tile]
+                scores = [self.room(hedge | masks[j], coming) for j in options]
+                best = max(scores)
+                ties = [options[j] for j in range(len(options)) if scores[j] >= best - 1e-9]
+                i = ties[rng.randrange(len(ties))]
+            laid.append(self.cands[tile][i])
+            hedge |= self.masks[tile][i]
+            held.discard(tile)
+        return dead, laid, used_sub
+
+
+def game_rngs(seed: int, game: int) -> tuple[random.Random, random.Random]:
+    """The deck shuffle and the policy's choices of one game (the same deck for every policy)."""
+    return random.Random(f"hedge-mage/audit/deck/{seed}/{game}"), random.Random(
+        f"hedge-mage/audit/policy/{seed}/{game}")
+
+
+def simulate(
+    base: Garden,
+    edition: HedgeMageEdition,
+    games: int = 1000,
+    seed: int = 0,
+    policies: Sequence[str] = POLICIES,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> list[PolicyStats]:
+    """Play ``games`` games per policy from setup; count rounds with no legal placement.
+
+    Policies: "random" places the revealed tile at a uniformly random legal
+    placement and never uses the 2x1 substitution.  "planning" picks the
+    placement with the best lookahead score (``_Sim.plan_scores``; ties at
+    random) and uses the 2x1 substitution only to avoid a dead round.  Game i
+    uses the same deck under every policy.
+    """
+    for pol in policies:
+        if pol not in POLICIES:
+            raise UsageError(f"unknown policy {pol!r}; choose from {', '.join(POLICIES)}")
+    if games < 0:
+        raise UsageError("--games must be 0 or more")
+    sim = _Sim(base, edition)
+    out = []
+    for pol in policies:
+        st = PolicyStats(pol)
+        t0 = time.monotonic()
+        for i in range(games):
+            deck_rng, pol_rng = game_rngs(seed, i)
+            deck = deal_deck(edition, deck_rng)
+            dead, laid, used_sub = sim.play(deck, pol, pol_rng)
+            st.games += 1
+            st.substitutions += int(used_sub)
+            if dead:
+                st.games_with_dead_round += 1
+                for r in dead:
+                    st.dead_rounds[r] = st.dead_rounds.get(r, 0) + 1
+                st.first_dead_round[dead[0]] = st.first_dead_round.get(dead[0], 0) + 1
+                if st.witness is None:
+                    st.witness = _sim_witness(base, edition, seed, i, deck, laid, dead[0])
+            if progress is not None and ((i + 1) % 50 == 0 or i + 1 == games):
+                progress(pol, i + 1, games)
+        st.seconds = time.monotonic() - t0
+        out.append(st)
+    return out
+
+
+def _sim_witness(base: Garden, edition: HedgeMageEdition, seed: int, game: int, deck: list[str],
+                 laid: list[Placement | None], dead_round: int) -> dict[str, Any]:
+    """The first dead game: its seed, deck, the round, and the garden then (replayed)."""
+    seq = [p for p in laid[: dead_round - 1] if p is not None]
+    g = replay(base, edition, seq)
+    g = replace(g, tile=deck[dead_round - 1], round=dead_round)
+    return {
+        "seed": seed,
+        "game": game,
+        "round": dead_round,
+        "deck": deck,
+        "placements": [None if p is None else p.to_json() for p in laid[: dead_round - 1]],
+        "garden": garden_to_json(g),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# (c) the most movement points of one placement, without bonus sigils
+
+
+@dataclass
+class PointsAudit:
+    """The most movement points a single placement can earn (no bonus sigils)."""
+
+    status: str  # "proven" or "unknown"
+    best: int | None  # best witness's points
+    upper: int  # proven upper bound
+    trivial_upper: int
+    sequence: list[Placement] = field(default_factory=list)
+    garden: Garden | None = None  # the garden before the last placement
+    seconds: float = 0.0
+    stats: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        last = self.sequence[-1] if self.sequence else None
+        return {
+            "status": self.status,
+            "value": self.best if self.status == "proven" else None,
+            "best_found": self.best,
+            "upper_bound": self.upper,
+            "trivial_upper_bound": self.trivial_upper,
+            "witness": None if self.garden is None else {
+                "placements": [p.to_json() for p in self.sequence],
+                "last": None if last is None else last.to_json(),
+                "garden_before_last": garden_to_json(self.garden),
+            },
+            "seconds": round(self.seconds, 3),
+            "stats": self.stats,
+        }
+
+
+def max_points(base: Garden, edition: HedgeMageEdition, seconds: float = 120.0) -> PointsAudit:
+    """The most movement points one placement can earn in a reachable garden, with a witness.
+
+    Points = distinct sigils in the rows and columns the new tile spans, its own
+    included, so at most 1 + (tiles laid before) <= 1 + max_before: the trivial
+    bound.  SAT asks for a garden of at most max_before + 1 placements, one of them
+    marked last, with at least m sigils of the others in the last one's rows or
+    columns; m goes down from the bound, so the first SAT answer is optimal.
+    """
+    t0 = time.monotonic()
+    deadline = t0 + seconds
+    kmax = max_before(edition)
+    trivial = 1 + kmax
+    geo = _Geometry.of(base, edition)
+    pk = _Packing(geo, list(edition.tiles), kmax + 1)
+    rows, cols = base.rows, base.cols
+    last = [pk.new() for _ in pk.x]
+    for lv, xv in zip(last, pk.x, strict=True):
+        pk.add([-lv, xv])
+    # exactly one last placement
+    for c in _card_clauses(pk, last):
+        pk.add(c)
+    pk.add(list(last))
+    row_l = {r: pk.new() for r in range(rows)}
+    col_l = {c: pk.new() for c in range(cols)}
+    span_r: dict[int, list[int]] = {r: [] for r in range(rows)}
+    span_c: dict[int, list[int]] = {c: [] for c in range(cols)}
+    sig_of: dict[Cell, list[int]] = {}
+    last_sig: dict[Cell, list[int]] = {}
+    for p, xv, lv in zip(pk.placements, pk.x, last, strict=True):
+        for r in {c[0] for c in p.cells}:
+            span_r[r].append(lv)
+        for q in {c[1] for c in p.cells}:
+            span_c[q].append(lv)
+        sig_of.setdefault(p.sigil, []).append(xv)
+        last_sig.setdefault(p.sigil, []).append(lv)
+    for r, v in row_l.items():
+        pk.add([-v] + span_r[r])
+    for q, v in col_l.items():
+        pk.add([-v] + span_c[q])
+    counted = []
+    for cell, xs in sorted(sig_of.items()):
+        u = pk.new()
+        pk.add([-u] + xs)  # a sigil lies here
+        pk.add([-u, row_l[cell[0]], col_l[cell[1]]])  # in a row or column of the last tile
+        for lv in last_sig[cell]:
+            pk.add([-u, -lv])  # not the last tile's own sigil
+        counted.append(u)
+    negs = [-u for u in counted]
+    tot = ITotalizer(lits=negs, ubound=len(negs), top_id=pk.top)
+    pk.top = max(pk.top, tot.top_id)
+    for c in tot.cnf.clauses:
+        pk.add(c)
+
+    def at_least(m: int) -> list[int]:  # sum(u) >= m  <=>  sum(not u) <= n - m
+        n = len(negs)
+        if m <= 0:
+            return []
+        if n - m < 0:
+            return [counted[0], -counted[0]] if counted else []
+        return [-tot.rhs[n - m]] if n - m < len(tot.rhs) else []
+
+    res = PointsAudit("unknown", None, trivial, trivial)
+    iters = 0
+    lasti = {v: i for i, v in enumerate(last)}
+    try:
+        target = trivial
+        while target >= 1:
+            r = _solve(pk.solver, pk.at_most(kmax + 1) + at_least(target - 1), deadline)
+            if r is None:
+                break
+            if r is False:
+                res.upper = target - 1
+                target -= 1
+                continue
+            iters += 1
+            model = pk.solver.get_model() or []
+            chosen = pk.chosen()
+            if not pk.cut(chosen):
+                continue
+            lp = next(pk.placements[lasti[v]] for v in model if v > 0 and v in lasti)
+            seq = order_for_replay(base, chosen, last=lp)
+            if seq is None:  # the last tile touches no ground: it cannot have been laid last
+                border = {n for c in lp.cells for n in orthogonal_neighbours(c, rows, cols)} - set(lp.cells)
+                pk.add([-last[pk.placements.index(lp)]] + [-pk.h[b] for b in border if b in pk.h])
+                pk.cuts += 1
+                continue
+            before = replay(base, edition, seq[:-1])
+            rep = check_placement(before, edition, seq[-1], check_tile_choice=False)
+            if not rep.legal:  # pragma: no cover - replay would have raised
+                raise RuntimeError("max-points witness: last placement illegal")
+            pts, _ = movement_points(before, seq[-1])
+            if res.best is None or pts > res.best:
+                res.best, res.sequence, res.garden = pts, seq, before
+            if pts >= target:
+                break
+            target = pts + 1  # pragma: no cover - the model promises >= target
+        if res.best is not None and res.best >= res.upper:
+            res.upper = res.best
+            res.status = "proven"
+        elif res.upper == 0:
+            res.status = "proven"
+    finally:
+        res.stats = {"guesses": iters, "cuts": pk.cuts, "variables": pk.top}
+        tot.delete()
+        pk.close()
+    res.seconds = time.monotonic() - t0
+    return res
+
+
+def _card_clauses(pk: _Packing, lits: list[int]) -> list[list[int]]:
+    """At most one of ``lits`` (sequential encoding, fresh variables from ``pk``)."""
+    out: list[list[int]] = []
+    prev = 0
+    for i, v in enumerate(lits):
+        if i == len(lits) - 1:
+            if prev:
+                out.append([-v, -prev])
+            break
+        s = pk.new()
+        out.append([-v, s])
+        if prev:
+            out.append([-prev, s])
+            out.append([-v, -prev])
+        prev = s
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Brute force (tests and tiny editions): the second exact method
+
+
+def brute_force_fewest(base: Garden, edition: HedgeMageEdition, tile: str, kmax: int) -> int | None:
+    """Fewest placements before ``tile`` leaving it no legal placement, by DFS over real sequences.
+
+    Walks every legal sequence of distinct other tiles (each step enumerated with
+    ``legal_placements``), deduplicating gardens by their hedge cells and used tiles.
+    Exponential: tiny gardens only.
+    """
+    tobj = edition.tiles[tile]
+    others = [t for t in edition.tiles if t != tile]
+    frontier: dict[tuple[frozenset[Cell], frozenset[str]], Garden] = {(frozenset(), frozenset()): base}
+    for k in range(kmax + 1):
+        for g in frontier.values():
+            if not legal_placements(g, tobj).placements:
+                return k
+        if k == kmax:
+            break
+        nxt: dict[tuple[frozenset[Cell], frozenset[str]], Garden] = {}
+        for (cells, used), g in frontier.items():
+            for t in others:
+                if t in used:
+                    continue
+                for p in legal_placements(g, edition.tiles[t]).placements:
+                    key = (cells | frozenset(p.cells), used | {t})
+                    if key not in nxt:
+                        nxt[key] = apply_placement(g, edition, p)
+        frontier = nxt
+    return None
+
+
+def brute_force_max_points(base: Garden, edition: HedgeMageEdition, kmax: int) -> int:
+    """The most movement points of one placement over all reachable gardens, by DFS (tiny only)."""
+    best = 0
+    frontier: dict[tuple[frozenset[tuple[Cell, ...]], frozenset[str]], Garden] = {
+        (frozenset(), frozenset()): base}
+    for k in range(kmax + 1):
+        nxt: dict[tuple[frozenset[tuple[Cell, ...]], frozenset[str]], Garden] = {}
+        for (laid, used), g in frontier.items():
+            for t in edition.tiles:
+                if t in used:
+                    continue
+                en = legal_placements(g, edition.tiles[t])
+                if en.points:
+                    best = max(best, max(en.points))
+                if k == kmax:
+                    continue
+                for p in en.placements:
+                    key = (laid | {(p.sigil,) + p.cells}, used | {t})
+                    if key not in nxt:
+                        nxt[key] = apply_placement(g, edition, p)
+        frontier = nxt
+    return best

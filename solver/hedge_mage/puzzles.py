@@ -1,0 +1,885 @@
+"""Hedge Mage puzzles: load a puzzle file, solve its question from scratch, compare.
+
+A puzzle file (TOML, documented in ``puzzles/README.md``) holds a garden in the
+text notation, a question and the answer that was computed, when the puzzle
+was written, by an independent slow method (recorded in ``answer.verified_by``).
+:func:`run_puzzle` never reads the stored answer to find the solution: it
+solves with the main methods (bitboard enumeration, the SAT model, the best
+placement search), checks that those agree with each other, re-checks every
+witness with the rules' own legality test, and only then compares with the
+stored answer.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from models.core.edition import parse_toml
+from models.core.errors import EditionError, GnomekitError, NotationError
+from models.core.grid import Cell
+from models.hedge_mage.edition import HedgeMageEdition, load_edition
+from models.hedge_mage.notation import (
+    cell_token,
+    garden_from_text,
+    garden_to_text,
+    parse_placement,
+    placement_to_text,
+)
+from models.hedge_mage.placement import (
+    Board,
+    Placement,
+    apply_placement,
+    check_placement,
+    is_legal_slow,
+    legal_placements,
+    tile_choice_problem,
+)
+from models.hedge_mage.position import Garden
+from solver.core.puzzles import PuzzleOutcome, bundled_puzzle_files
+from solver.core.result import Status
+
+GAME = "hedge-mage"
+
+# question kind -> (parameter keys allowed, answer keys required, answer keys allowed)
+KINDS: dict[str, tuple[set[str], set[str], set[str]]] = {
+    "count": ({"tile"}, {"count"}, {"count", "per_tile", "placements"}),
+    "legal": ({"place", "tokens", "any_tile"}, {"legal"}, {"legal", "violations", "points"}),
+    "points": ({"place", "tokens"}, {"points"}, {"points", "sigils"}),
+    "best-points": ({"tiles"}, {"points", "placements"}, {"points", "placements"}),
+    "best-block": ({"tiles"}, {"block", "placements"}, {"block", "placements", "choice"}),
+    "plan": ({"tiles"}, {"possible"}, {"possible", "witness"}),
+    "no-placement": ({"tile"}, {"count"}, {"count", "substitute_count"}),
+}
+QUESTION_TEXT = {
+    "count": "how many legal placements does {what} have?",
+    "legal": "is {place} legal? if not, which rules does it break, and where?",
+    "points": "how many movement points does {place} earn, and from which sigils?",
+    "best-points": "which placement of {what} earns the most movement points?",
+    "best-block": "which placement of {what} makes the invader's maze hardest (block value)?",
+    "plan": "can {what} still all be placed, in this order?",
+    "no-placement": "where can {what} go?",
+}
+
+
+@dataclass
+class Puzzle:
+    """One parsed puzzle file."""
+
+    path: Path
+    name: str
+    title: str
+    about: str
+    kind: str
+    edition: HedgeMageEdition
+    garden: Garden
+    position_text: str
+    params: dict[str, Any]  # parsed question parameters (placements as Placement, tiles as list)
+    answer: dict[str, Any]  # stored answer, normalised (comparable with a solved answer)
+    verified_by: str
+
+    @property
+    def question(self) -> str:
+        p = self.params
+        what = p.get("tile_text") or " or ".join(p.get("tiles", []))
+        place = placement_to_text(p["place"], self.edition) if "place" in p else ""
+        if self.kind == "plan":
+            what = " then ".join(p["tiles"])
+        return QUESTION_TEXT[self.kind].format(what=what, place=place)
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+class _Locator:
+    """Finds the line and column of a key inside a table of the puzzle's TOML text."""
+
+    def __init__(self, text: str, source: str) -> None:
+        self.lines = text.splitlines()
+        self.source = source
+
+    def find(self, table: str | None, key: str | None = None) -> tuple[int | None, int | None]:
+        start = 0
+        if table is not None:
+            for i, line in enumerate(self.lines):
+                if line.strip() == f"[{table}]":
+                    start = i
+                    break
+            else:
+                return None, None
+            if key is None:
+                return start + 1, 1
+        elif key is None:
+            return None, None
+        pat = re.compile(rf"^\s*{re.escape(key or '')}\s*=\s*")
+        for i in range(start, len(self.lines)):
+            if table is None and self.lines[i].strip().startswith("["):
+                break
+            if table is not None and i > start and self.lines[i].strip().startswith("["):
+                break
+            m = pat.match(self.lines[i])
+            if m:
+                return i + 1, m.end() + 1
+        return (start + 1, 1) if table is not None else (None, None)
+
+    def error(self, message: str, table: str | None, key: str | None = None,
+              text: Any = None) -> NotationError:
+        line, col = self.find(table, key)
+        shown = None if text is None else (text if isinstance(text, str) else repr(text))
+        return NotationError(message, source=self.source, line=line, column=col, text=shown)
+
+
+def load_puzzle(path: str | Path, edition: HedgeMageEdition | None = None) -> Puzzle:
+    """Read and validate a puzzle file.
+
+    Raises :class:`NotationError` naming the file, line and column for a
+    malformed file (bad TOML, missing or unknown keys, a garden or placement
+    that does not parse, an answer of the wrong type).
+    """
+    p = Path(path)
+    source = str(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise NotationError(f"cannot read puzzle file: {exc.strerror}", source=source) from None
+    except UnicodeDecodeError as exc:
+        raise NotationError(f"not UTF-8 text (byte {exc.start})", source=source) from None
+    try:
+        data = parse_toml(text, source).data
+    except EditionError as exc:
+        raise NotationError(exc.message.replace("not valid TOML", "the puzzle file is not valid TOML"),
+                            source=source, line=exc.line, column=exc.column) from None
+    loc = _Locator(text, source)
+    top = {"name", "title", "about", "position", "question", "answer", "edition"}
+    for key in data:
+        if key not in top:
+            raise loc.error("unknown key; expected one of " + ", ".join(sorted(top)), None, key, key)
+    for key in ("name", "title", "position"):
+        if not isinstance(data.get(key), str) or not data[key].strip():
+            if key in data:
+                raise loc.error(f"'{key}' must be a non-empty string", None, key, data[key])
+            raise NotationError(f"missing key '{key}' (a string) before the [question] table",
+                                source=source, line=1, column=1)
+    for table in ("question", "answer"):
+        if not isinstance(data.get(table), dict):
+            raise NotationError(f"missing table [{table}]", source=source,
+                                line=len(loc.lines) or 1, column=1)
+    about = data.get("about", "")
+    if not isinstance(about, str):
+        raise loc.error("'about' must be a string", None, "about", about)
+    ed_name = data.get("edition")
+    if ed_name is not None and not isinstance(ed_name, str):
+        raise loc.error("'edition' must be a path to an edition file", None, "edition", ed_name)
+    if ed_name is not None and ed_name != "default":
+        ed = load_edition(p.parent / ed_name)
+    else:
+        ed = edition or load_edition(None)
+
+    garden = _read_position(data["position"], text, loc, ed)
+    q = data["question"]
+    kind = q.get("kind")
+    if kind not in KINDS:
+        raise loc.error("unknown question kind; expected one of " + ", ".join(KINDS), "question",
+                        "kind" if "kind" in q else None, kind)
+    allowed, required, allowed_answer = KINDS[kind]
+    for key in q:
+        if key != "kind" and key not in allowed:
+            raise loc.error(f"unknown parameter for a '{kind}' question; expected "
+                            + (", ".join(sorted(allowed)) or "none"), "question", key, key)
+    params = _read_params(kind, q, garden, ed, loc)
+    a = data["answer"]
+    verified_by = a.get("verified_by")
+    if not isinstance(verified_by, str) or not verified_by.strip():
+        raise loc.error("the answer needs 'verified_by': how the stored answer was computed",
+                        "answer", "verified_by" if "verified_by" in a else None)
+    for key in a:
+        if key != "verified_by" and key not in allowed_answer:
+            raise loc.error(f"unknown answer key for a '{kind}' question; expected "
+                            + ", ".join(sorted(allowed_answer)), "answer", key, key)
+    for key in sorted(required):
+        if key not in a:
+            raise loc.error(f"the answer of a '{kind}' question needs '{key}'", "answer")
+    answer = _read_answer(kind, a, garden, ed, loc)
+    return Puzzle(
+        path=p,
+        name=data["name"],
+        title=data["title"],
+        about=about.strip(),
+        kind=kind,
+        edition=ed,
+        garden=garden,
+        position_text=garden_to_text(garden, ed),
+        params=params,
+        answer=answer,
+        verified_by=verified_by.strip(),
+    )
+
+
+def _read_position(position: str, text: str, loc: _Locator, ed: HedgeMageEdition) -> Garden:
+    """Parse the garden string, moving error locations from the string to the file."""
+    offset = 0
+    for i, line in enumerate(loc.lines):
+        m = re.match(r"^\s*position\s*=\s*(\"\"\"|''')\s*$", line)
+        if m:
+            offset = i + 1  # the string starts on the next line (TOML trims that newline)
+            break
+        if re.match(r"^\s*position\s*=", line):
+            offset = i  # a one-line string: same line
+            break
+    try:
+        return garden_from_text(position, loc.source, ed)
+    except NotationError as exc:
+        line = None if exc.line is None else exc.line + offset
+        raise NotationError(f"in the position: {exc.message}", source=loc.source, line=line,
+                            column=exc.column, text=exc.text) from None
+
+
+def _tile_list(value: Any, ed: HedgeMageEdition, loc: _Locator, table: str, key: str) -> list[str]:
+    if isinstance(value, str):
+        names = list(ed.tiles) if value == "all" else [t.strip() for t in value.split(",") if t.strip()]
+    elif isinstance(value, list) and all(isinstance(t, str) for t in value):
+        names = list(value)
+    else:
+        raise loc.error("expected a tile name, a list of tile names, or \"all\"", table, key, value)
+    if not names:
+        raise loc.error("expected at least one tile name", table, key, value)
+    for t in names:
+        if t not in ed.tiles:
+            raise loc.error("unknown tile; the edition has " + " ".join(ed.tiles), table, key, t)
+    return names
+
+
+def _placement(value: Any, ed: HedgeMageEdition, loc: _Locator, table: str, key: str) -> Placement:
+    if not isinstance(value, str):
+        raise loc.error("expected a placement TILE:ORIENTATION@ROW,COL", table, key, value)
+    try:
+        return parse_placement(value, ed, loc.source)
+    except NotationError as exc:
+        raise loc.error(exc.message, table, key, value) from None
+
+
+def _cells(value: Any, loc: _Locator, table: str, key: str) -> list[Cell]:
+    if not isinstance(value, list) or not all(
+        isinstance(c, list) and len(c) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in c)
+        for c in value
+    ):
+        raise loc.error("expected a list of cells [[row, col], ...]", table, key, value)
+    return sorted((c[0], c[1]) for c in value)
+
+
+def allowed_tiles(garden: Garden, ed: HedgeMageEdition) -> list[str]:
+    """The tiles the owner may place now: the revealed one, and the 2x1 while unused."""
+    return [t for t in ed.tiles if tile_choice_problem(garden, ed, t)[0] is None]
+
+
+def _read_params(kind: str, q: dict[str, Any], garden: Garden, ed: HedgeMageEdition,
+                 loc: _Locator) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if kind in ("count", "no-placement"):
+        if "tile" in q:
+            out["tiles"] = _tile_list(q["tile"], ed, loc, "question", "tile")
+            out["tile_text"] = q["tile"] if isinstance(q["tile"], str) else ",".join(q["tile"])
+        elif garden.tile is not None:
+            out["tiles"] = [garden.tile]
+        else:
+            raise loc.error("the garden has no revealed tile: name one with tile = \"T\"", "question")
+        if kind == "no-placement" and len(out["tiles"]) != 1:
+            raise loc.error("a 'no-placement' question is about one tile", "question", "tile")
+        if out["tiles"] == list(ed.tiles):
+            out["tile_text"] = "every tile"
+    elif kind in ("legal", "points"):
+        if "place" not in q:
+            raise loc.error(f"a '{kind}' question needs place = \"TILE:ORIENTATION@ROW,COL\"", "question")
+        pl = _placement(q["place"], ed, loc, "question", "place")
+        tokens = tuple(_cells(q["tokens"], loc, "question", "tokens")) if "tokens" in q else ()
+        for t in tokens:
+            if t not in pl.cells or t == pl.sigil:
+                raise loc.error("a bonus sigil token goes on a non-sigil cell of the placed tile",
+                                "question", "tokens", f"{t[0]},{t[1]}")
+        if len(tokens) > garden.held_bonus_sigils:
+            raise loc.error(f"the garden holds only {garden.held_bonus_sigils} bonus sigil token(s)",
+                            "question", "tokens")
+        out["place"] = Placement(pl.tile, pl.cells, pl.sigil, tokens)
+        any_tile = q.get("any_tile", False)
+        if not isinstance(any_tile, bool):
+            raise loc.error("expected true or false", "question", "any_tile", any_tile)
+        out["any_tile"] = any_tile
+    elif kind in ("best-points", "best-block"):
+        if "tiles" in q:
+            out["tiles"] = _tile_list(q["tiles"], ed, loc, "question", "tiles")
+        elif garden.tile is not None:
+            out["tiles"] = allowed_tiles(garden, ed)
+        else:
+            raise loc.error("the garden has no revealed tile: name them with tiles = [...]", "question")
+        if garden.held_bonus_sigils:
+            raise loc.error("best-placement puzzles take gardens without held bonus sigil tokens",
+                            "question")
+    elif kind == "plan":
+        if "tiles" not in q:
+            raise loc.error("a 'plan' question needs tiles = [\"T1\", \"T2\", ...]", "question")
+        out["tiles"] = _tile_list(q["tiles"], ed, loc, "question", "tiles")
+    return out
+
+
+def _int(value: Any, loc: _Locator, key: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise loc.error("expected a whole number", "answer", key, value)
+    return value
+
+
+def _bool(value: Any, loc: _Locator, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise loc.error("expected true or false", "answer", key, value)
+    return value
+
+
+def _placement_texts(value: Any, ed: HedgeMageEdition, loc: _Locator, key: str) -> list[str]:
+    if not isinstance(value, list):
+        raise loc.error("expected a list of placements [\"TILE:ORIENTATION@ROW,COL\", ...]", "answer",
+                        key, value)
+    return [placement_to_text(_placement(v, ed, loc, "answer", key), ed) for v in value]
+
+
+def _read_answer(kind: str, a: dict[str, Any], garden: Garden, ed: HedgeMageEdition,
+                 loc: _Locator) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in a.items():
+        if key == "verified_by":
+            continue
+        if key in ("count", "points", "block", "substitute_count"):
+            out[key] = _int(value, loc, key)
+        elif key in ("legal", "possible"):
+            out[key] = _bool(value, loc, key)
+        elif key == "per_tile":
+            if not isinstance(value, dict):
+                raise loc.error("expected a table tile = count", "answer", key, value)
+            out[key] = {str(t): _int(n, loc, key) for t, n in value.items()}
+        elif key in ("placements", "witness"):
+            texts = _placement_texts(value, ed, loc, key)
+            out[key] = texts if key == "witness" else sorted(texts)
+        elif key == "choice":
+            out[key] = placement_to_text(_placement(value, ed, loc, "answer", key), ed)
+        elif key == "sigils":
+            out[key] = [list(c) for c in _cells(value, loc, "answer", key)]
+        elif key == "violations":
+            if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+                raise loc.error("expected a list of tables {rule = \"...\", cells = [[r, c], ...]}",
+                                "answer", key, value)
+            vs = []
+            for v in value:
+                if set(v) != {"rule", "cells"} or not isinstance(v["rule"], str):
+                    raise loc.error("each violation is {rule = \"...\", cells = [[r, c], ...]}", "answer",
+                                    key, v)
+                vs.append({"rule": v["rule"], "cells": [list(c) for c in _cells(v["cells"], loc, "answer",
+                                                                                 key)]})
+            out[key] = sorted(vs, key=_violation_key)
+    if kind == "legal" and out.get("legal") is False and "violations" not in out:
+        raise loc.error("an illegal placement's answer lists its violations", "answer", "legal")
+    return out
+
+
+def _violation_key(v: dict[str, Any]) -> tuple[str, list[list[int]]]:
+    return (v["rule"], v["cells"])
+
+
+def puzzle_files() -> list[Path]:
+    """The bundled Hedge Mage puzzle files, sorted by name."""
+    return bundled_puzzle_files("hedge-mage")
+
+
+# ---------------------------------------------------------------------------------------------
+# Solving (main methods only; the stored answer is not looked at here)
+
+
+@dataclass
+class Solution:
+    """What the main methods found, in the same shape as a stored answer."""
+
+    answer: dict[str, Any]
+    text: str
+    detail: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # methods disagreeing, witnesses failing
+    methods: list[str] = field(default_factory=list)
+    marks: dict[Cell, str] = field(default_factory=dict)  # cells to draw in the answer picture
+
+
+def _optional(module: str) -> ModuleType | None:
+    """A solver module written elsewhere in the project, if it exists yet."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        return None
+
+
+def _text(p: Placement, ed: HedgeMageEdition) -> str:
+    return placement_to_text(p, ed)
+
+
+def _cells_text(cells: list[Cell] | tuple[Cell, ...]) -> str:
+    return " ".join(f"{r},{c}" for r, c in cells)
+
+
+def _recheck(garden: Garden, ed: HedgeMageEdition, p: Placement) -> str | None:
+    """None if the placement is legal by both the explaining check and the slow reference."""
+    rep = check_placement(garden, ed, p, check_tile_choice=False)
+    if not rep.legal or not is_legal_slow(garden, p):
+        return f"witness {_text(p, ed)} is not legal: " + "; ".join(v.message for v in rep.violations)
+    return None
+
+
+def _mark(p: Placement) -> dict[Cell, str]:
+    return {c: ("@" if c == p.sigil else "#") for c in p.cells}
+
+
+def _enumerate(garden: Garden, ed: HedgeMageEdition, tiles: list[str]) -> dict[str, list[tuple[Placement, int]]]:
+    board = Board(garden)
+    out = {}
+    for t in tiles:
+        en = legal_placements(garden, ed.tiles[t], board)
+        out[t] = list(zip(en.placements, en.points, strict=True))
+    return out
+
+
+def _solve_count(pz: Puzzle) -> Solution:
+    g, ed, tiles = pz.garden, pz.edition, pz.params["tiles"]
+    enum = _enumerate(g, ed, tiles)
+    per_tile = {t: len(v) for t, v in enum.items()}
+    keys = sorted(_text(p, ed) for v in enum.values() for p, _ in v)
+    sol = Solution({"count": len(keys), "per_tile": per_tile, "placements": keys}, "", methods=["enumeration"])
+    sat = _optional("solver.hedge_mage.sat")
+    if sat is not None and hasattr(sat, "sat_all"):
+        groups = sat.sat_all(g, ed, tiles)
+        sat_keys = sorted(_text(p, ed) for grp in groups for p in grp.placements)
+        sol.methods.append("SAT")
+        if sat_keys != keys:
+            sol.problems.append(f"SAT finds {len(sat_keys)} placements, enumeration {len(keys)}")
+    what = pz.params.get("tile_text") or " ".join(tiles)
+    sol.text = f"{len(keys)} legal placement{'s' if len(keys) != 1 else ''} of {what}"
+    if len(tiles) > 1:
+        sol.detail.append("per tile: " + ", ".join(f"{t} {n}" for t, n in per_tile.items()))
+    if 0 < len(keys) <= 4:
+        sol.detail.append("the placements: " + "  ".join(keys))
+        for v in enum.values():
+            for p, _ in v:
+                sol.marks.update(_mark(p))
+    return sol
+
+
+def _violations_json(rep: Any) -> list[dict[str, Any]]:
+    vs = [{"rule": v.rule, "cells": [list(c) for c in sorted(v.cells)]} for v in rep.violations]
+    return sorted(vs, key=_violation_key)
+
+
+def _solve_legal(pz: Puzzle) -> Solution:
+    g, ed, p = pz.garden, pz.edition, pz.params["place"]
+    rep = check_placement(g, ed, p, check_tile_choice=not pz.params["any_tile"])
+    sol = Solution({"legal": rep.legal}, "", methods=["check"], marks=_mark(p))
+    # Second method: is the placement among the enumerated legal placements of its tile?
+    in_enum = p.key in legal_placements(g, ed.tiles[p.tile]).keys if p.tile in ed.tiles else False
+    sol.methods.append("enumeration")
+    geometric = [v for v in rep.violations if v.rule != "wrong-tile"]
+    if in_enum != (not geometric):
+        sol.problems.append(f"check says {'il' if geometric else ''}legal, enumeration says "
+                            f"{'' if in_enum else 'il'}legal")
+    if rep.legal:
+        sol.answer["points"] = rep.movement_points
+        sol.answer["violations"] = []
+        sol.text = f"legal, {rep.movement_points} movement point{'s' if rep.movement_points != 1 else ''}"
+    else:
+        sol.answer["violations"] = _violations_json(rep)
+        rules = [v.rule for v in rep.violations]
+        sol.text = f"illegal: breaks {len(rules)} rule{'s' if len(rules) != 1 else ''} ({', '.join(rules)})"
+        for v in rep.violations:
+            sol.detail.append(f"[{v.rule}] {v.message}")
+    return sol
+
+
+def _solve_points(pz: Puzzle) -> Solution:
+    g, ed, p = pz.garden, pz.edition, pz.params["place"]
+    rep = check_placement(g, ed, p, check_tile_choice=False)
+    sol = Solution({}, "", methods=["check"], marks=_mark(p))
+    if not rep.legal:
+        sol.problems.append("the placement is not legal: " + "; ".join(v.message for v in rep.violations))
+        sol.text = "illegal placement, no movement points"
+        return sol
+    # Second method: the bitboard row/column count (without tokens) plus one per token.
+    fast = Board(g).points(p.cells, p.sigil) + len([t for t in p.tokens if t != p.sigil])
+    sol.methods.append("bitboard count")
+    if fast != rep.movement_points:
+        sol.problems.append(f"bitboard count {fast} != check {rep.movement_points}")
+    sol.answer = {"points": rep.movement_points, "sigils": [list(c) for c in rep.sigils_counted]}
+    sol.text = f"{rep.movement_points} movement point{'s' if rep.movement_points != 1 else ''}"
+    sol.detail.append("sigils counted: " + _cells_text(rep.sigils_counted))
+    for s in rep.sigils_counted:
+        if s not in p.cells:
+            sol.marks[s] = cell_token(g, ed, s) + "<"
+    return sol
+
+
+def _best_fn(names: tuple[str, ...]) -> Callable[..., Any] | None:
+    best = _optional("solver.hedge_mage.best")
+    if best is None:
+        return None
+    for n in names:
+        fn = getattr(best, n, None)
+        if callable(fn):
+            return fn  # type: ignore[no-any-return]
+    return None
+
+
+def _witness_of(res: Any) -> Placement | None:
+    """The placement a best/SAT result names (a Placement, or an object holding one)."""
+    w = getattr(res, "witness", None)
+    for cand in (w, getattr(w, "placement", None), getattr(res, "placement", None)):
+        if isinstance(cand, Placement):
+            return cand
+    if isinstance(w, list | tuple) and w and isinstance(w[0], Placement):
+        return w[0]
+    return None
+
+
+def _value_of(res: Any) -> Any:
+    return getattr(res, "value", None)
+
+
+def _solve_best_points(pz: Puzzle) -> Solution:
+    g, ed, tiles = pz.garden, pz.edition, pz.params["tiles"]
+    enum = _enumerate(g, ed, tiles)
+    scored = [(pts, p) for v in enum.values() for p, pts in v]
+    sol = Solution({}, "", methods=["enumeration"])
+    if not scored:
+        sol.answer = {"points": 0, "placements": []}
+        sol.text = "no legal placement of " + " or ".join(tiles)
+        return sol
+    top = max(pts for pts, _ in scored)
+    best = sorted(_text(p, ed) for pts, p in scored if pts == top)
+    sol.answer = {"points": top, "placements": best}
+    witnesses: list[tuple[str, Placement | None, Any]] = []
+    sat = _optional("solver.hedge_mage.sat")
+    if sat is not None and hasattr(sat, "sat_best_points"):
+        res = sat.sat_best_points(g, ed, tiles)
+        witnesses.append(("SAT", _witness_of(res), _value_of(res)))
+    fn = _best_fn(("best_points", "best_for_points", "solve_points"))
+    if fn is not None:
+        res = fn(g, ed, tiles)
+        witnesses.append(("best placement search", _witness_of(res), _value_of(res)))
+    for name, w, value in witnesses:
+        sol.methods.append(name)
+        if w is None:
+            sol.problems.append(f"{name} gave no placement")
+            continue
+        bad = _recheck(g, ed, w)
+        if bad:
+            sol.problems.append(f"{name}: {bad}")
+        if _text(w, ed) not in best:
+            sol.problems.append(f"{name} chose {_text(w, ed)}, not one of the best")
+        if isinstance(value, int) and value != top:
+            sol.problems.append(f"{name} says {value} points, enumeration {top}")
+    first = best[0]
+    sol.text = f"{top} movement points with {first}" + (f" (or {len(best) - 1} more)" if len(best) > 1 else "")
+    p0 = parse_placement(first, ed)
+    rep = check_placement(g, ed, p0, check_tile_choice=False)
+    sol.detail.append("sigils counted: " + _cells_text(rep.sigils_counted))
+    if len(best) > 1:
+        sol.detail.append("equally good: " + "  ".join(best[1:7]) + (" ..." if len(best) > 7 else ""))
+    revealed = g.tile
+    if revealed is not None and revealed in tiles and first.split(":")[0] != revealed:
+        rev_best = max((pts for pts, p in scored if p.tile == revealed), default=None)
+        sol.detail.append(
+            f"the revealed {revealed} earns at most {rev_best if rev_best is not None else 0}"
+            + ("" if rev_best is not None else " (it has no legal placement)")
+            + f": the {first.split(':')[0]} substitution is better")
+    sol.marks = _mark(p0)
+    return sol
+
+
+def block_distances(garden: Garden) -> int:
+    """Sum over sleeping gnomes of the invaders' shortest ground distance to a cell beside it.
+
+    Ground steps are orthogonal over non-hedge cells (characters and tokens do
+    not block); sources are the mages standing on the ground; a gnome nobody
+    can reach counts rows x cols.  A plain multi-source BFS.
+    """
+    from collections import deque
+
+    rows, cols = garden.rows, garden.cols
+    hedge = garden.hedge_cells
+    dist: dict[Cell, int] = {}
+    queue: deque[Cell] = deque()
+    for m in garden.mages:
+        if m.at not in hedge and m.at not in dist:
+            dist[m.at] = 0
+            queue.append(m.at)
+    while queue:
+        r, c = queue.popleft()
+        for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= n[0] < rows and 0 <= n[1] < cols and n not in hedge and n not in dist:
+                dist[n] = dist[(r, c)] + 1
+                queue.append(n)
+    total = 0
+    for gn in garden.gnomes:
+        if gn.awake:
+            continue
+        r, c = gn.at
+        near = [dist[n] for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in dist]
+        total += min(near) if near else rows * cols
+    return total
+
+
+def _solve_best_block(pz: Puzzle) -> Solution:
+    g, ed, tiles = pz.garden, pz.edition, pz.params["tiles"]
+    enum = _enumerate(g, ed, tiles)
+    before = block_distances(g)
+    scored = []
+    for v in enum.values():
+        for p, pts in v:
+            after = block_distances(apply_placement(g, ed, p))
+            scored.append((after - before, pts, p))
+    sol = Solution({}, "", methods=["enumeration + BFS"])
+    if not scored:
+        sol.answer = {"block": 0, "placements": []}
+        sol.text = "no legal placement of " + " or ".join(tiles)
+        return sol
+    top = max(b for b, _, _ in scored)
+    best = sorted(_text(p, ed) for b, _, p in scored if b == top)
+    top_pts = max(pts for b, pts, _ in scored if b == top)
+    sol.answer = {"block": top, "placements": best}
+    fn = _best_fn(("best_block", "best_for_block", "solve_block"))
+    chosen: Placement | None = None
+    if fn is not None:
+        res = fn(g, ed, tiles)
+        sol.methods.append("best placement search")
+        chosen = _witness_of(res)
+        value = _value_of(res)
+        if chosen is None:
+            sol.problems.append("the best placement search gave no placement")
+        else:
+            bad = _recheck(g, ed, chosen)
+            if bad:
+                sol.problems.append(bad)
+            if _text(chosen, ed) not in best:
+                sol.problems.append(f"the search chose {_text(chosen, ed)}, not one of the best")
+            elif Board(g).points(chosen.cells, chosen.sigil) != top_pts:
+                sol.problems.append(f"the search chose {_text(chosen, ed)}, which loses the tie-break on points")
+            if isinstance(value, int) and value != top:
+                sol.problems.append(f"the search says block {value}, enumeration {top}")
+    if chosen is None or _text(chosen, ed) not in best:
+        # deterministic pick for the picture: most points, then first in text order
+        chosen = parse_placement(
+            sorted(_text(p, ed) for b, pts, p in scored if b == top and pts == top_pts)[0], ed)
+    sol.answer["choice"] = _text(chosen, ed)
+    sol.text = (f"block +{top} with {_text(chosen, ed)} ({top_pts} movement points)"
+                + (f"; {len(best)} placements reach +{top}" if len(best) > 1 else ""))
+    sol.detail.append(f"invaders' summed distance to the sleeping gnomes: {before} before, {before + top} after")
+    sol.marks = _mark(chosen)
+    return sol
+
+
+def _plan_dfs(garden: Garden, ed: HedgeMageEdition, tiles: list[str]) -> list[Placement] | None:
+    """Depth-first search over enumerated placements (exact, exhaustive when the answer is no)."""
+    if not tiles:
+        return []
+    en = legal_placements(garden, ed.tiles[tiles[0]], Board(garden))
+    for p in en.placements:
+        rest = _plan_dfs(apply_placement(garden, ed, p), ed, tiles[1:])
+        if rest is not None:
+            return [p] + rest
+    return None
+
+
+def _recheck_plan(garden: Garden, ed: HedgeMageEdition, tiles: list[str], plan: list[Placement]) -> str | None:
+    if [p.tile for p in plan] != tiles:
+        return "the witness places " + " ".join(p.tile for p in plan) + ", not " + " ".join(tiles)
+    g = garden
+    for i, p in enumerate(plan, start=1):
+        bad = _recheck(g, ed, p)
+        if bad:
+            return f"step {i}: {bad}"
+        g = apply_placement(g, ed, p)
+    return None
+
+
+def _solve_plan(pz: Puzzle) -> Solution:
+    g, ed, tiles = pz.garden, pz.edition, pz.params["tiles"]
+    sol = Solution({}, "")
+    plans: list[tuple[str, list[Placement] | None]] = []
+    explanation: list[str] = []
+    sat = _optional("solver.hedge_mage.sat")
+    if sat is not None and hasattr(sat, "plan_placements"):
+        res = sat.plan_placements(g, ed, tiles)
+        sol.methods.append("SAT")
+        if res.found:
+            plans.append(("SAT", list(res.witness)))
+        elif res.status == Status.UNSATISFIABLE:
+            plans.append(("SAT", None))
+            explanation = list(res.stats.get("explanation", []))
+        else:
+            sol.problems.append(f"SAT did not finish ({res.status})")
+    plans.append(("search", _plan_dfs(g, ed, tiles)))
+    sol.methods.append("search")
+    verdicts = {name: plan is not None for name, plan in plans}
+    if len(set(verdicts.values())) > 1:
+        sol.problems.append("methods disagree: " + ", ".join(f"{n} {'yes' if v else 'no'}" for n, v in verdicts.items()))
+    possible = plans[0][1] is not None
+    sol.answer = {"possible": possible}
+    for name, plan in plans:
+        if plan is not None:
+            bad = _recheck_plan(g, ed, tiles, plan)
+            if bad:
+                sol.problems.append(f"{name}: {bad}")
+    if possible:
+        plan = next(p for _, p in plans if p is not None)
+        sol.text = "yes: " + ", then ".join(_text(p, ed) for p in plan)
+        marks: dict[Cell, str] = {}
+        for i, p in enumerate(plan, start=1):
+            marks.update({c: str(i) for c in p.cells})
+        sol.marks = marks
+        sol.detail.append("witness re-checked step by step (numbers in the picture: the step)")
+    else:
+        sol.text = "no: " + " then ".join(tiles) + " cannot all be placed in this order"
+        sol.detail.extend(explanation[:4])
+    return sol
+
+
+def _solve_no_placement(pz: Puzzle) -> Solution:
+    g, ed = pz.garden, pz.edition
+    tile = pz.params["tiles"][0]
+    enum = _enumerate(g, ed, [tile])[tile]
+    sol = Solution({"count": len(enum)}, "", methods=["enumeration"])
+    sat = _optional("solver.hedge_mage.sat")
+    explanation: list[str] = []
+    if sat is not None and hasattr(sat, "plan_placements"):
+        res = sat.plan_placements(g, ed, [tile])
+        sol.methods.append("SAT")
+        if res.status == Status.UNKNOWN:
+            sol.problems.append("SAT did not finish")
+        elif res.found:
+            w = list(res.witness)
+            bad = _recheck(g, ed, w[0]) if w else "empty witness"
+            if bad:
+                sol.problems.append(f"SAT: {bad}")
+            if not enum:
+                sol.problems.append("SAT finds a placement, enumeration none")
+        else:
+            explanation = list(res.stats.get("explanation", []))
+            if enum:
+                sol.problems.append(f"SAT finds no placement, enumeration {len(enum)}")
+    sub = ed.substitute
+    sub_ok = sub is not None and sub != tile and tile_choice_problem(g, ed, sub)[0] is None
+    if sub_ok and sub is not None:
+        sol.answer["substitute_count"] = len(_enumerate(g, ed, [sub])[sub])
+    if enum:
+        sol.text = f"{tile} has {len(enum)} legal placement(s)"
+        return sol
+    sol.text = f"{tile} has no legal placement: the player places nothing and gains no movement points"
+    if explanation:
+        sol.detail.append("why (SAT core): " + " ".join(explanation[:3]))
+    if "substitute_count" in sol.answer:
+        n = sol.answer["substitute_count"]
+        sol.detail.append(f"way out: the unused {sub} substitution has {n} legal placement(s)")
+    else:
+        sol.detail.append(f"no way out: the {sub} substitution is not available")
+    return sol
+
+
+SOLVERS: dict[str, Callable[[Puzzle], Solution]] = {
+    "count": _solve_count,
+    "legal": _solve_legal,
+    "points": _solve_points,
+    "best-points": _solve_best_points,
+    "best-block": _solve_best_block,
+    "plan": _solve_plan,
+    "no-placement": _solve_no_placement,
+}
+
+
+def solve_puzzle(pz: Puzzle) -> Solution:
+    """Answer a puzzle's question from scratch with the main methods."""
+    return SOLVERS[pz.kind](pz)
+
+
+def compare(pz: Puzzle, sol: Solution) -> list[str]:
+    """Differences between the stored answer and the solution (empty list: they agree)."""
+    out = []
+    for key, stored in pz.answer.items():
+        if key == "witness":
+            continue  # a plan's witness is re-checked, not compared
+        if key == "choice" and pz.kind == "best-block" and _optional("solver.hedge_mage.best") is None:
+            continue  # the tie-break order belongs to the best placement search
+        found = sol.answer.get(key)
+        if found != stored:
+            out.append(f"{key}: stored {_short(stored)}, found {_short(found)}")
+    return out
+
+
+def _short(v: Any) -> str:
+    s = repr(v)
+    return s if len(s) <= 80 else s[:77] + "..."
+
+
+LEGEND = {
+    "count": "# a legal placement's cells, @ its sigil",
+    "legal": "# the placement's cells, @ its sigil",
+    "points": "# @ the new tile (@ its sigil, a bonus token on #), X< a sigil counted",
+    "best-points": "# the best placement's cells, @ its sigil",
+    "best-block": "# the chosen placement's cells, @ its sigil",
+    "plan": "1, 2, 3 ...: the cells placed at that step",
+    "no-placement": "",
+}
+
+
+def draw(garden: Garden, ed: HedgeMageEdition, marks: dict[Cell, str]) -> str:
+    """The garden grid with some cells overwritten (to show an answer)."""
+    tokens = [[marks.get((r, c)) or cell_token(garden, ed, (r, c)) for c in range(garden.cols)]
+              for r in range(garden.rows)]
+    width = max(3, max(len(t) for row in tokens for t in row) + 1)
+    rw = len(str(garden.rows - 1)) + 2
+    lines = [" " * rw + "".join(str(c).ljust(width) for c in range(garden.cols)).rstrip()]
+    for r, row in enumerate(tokens):
+        lines.append(str(r).rjust(rw - 2) + "  " + "".join(t.ljust(width) for t in row).rstrip())
+    return "\n".join(lines)
+
+
+def run_puzzle(path: str | Path) -> PuzzleOutcome:
+    """Load a puzzle, solve it from scratch, re-check witnesses, compare with the stored answer."""
+    started = time.perf_counter()
+    try:
+        pz = load_puzzle(path)
+    except GnomekitError as exc:
+        return PuzzleOutcome(GAME, Path(path).stem, "(unreadable puzzle file)", False, False,
+                             time.perf_counter() - started, detail=str(exc))
+    sol = solve_puzzle(pz)
+    seconds = time.perf_counter() - started
+    diffs = compare(pz, sol)
+    verified = not diffs and not sol.problems
+    detail = list(sol.detail)
+    detail.append("solved by: " + ", ".join(sol.methods) + ("" if sol.problems else " (agreeing)"))
+    detail.append(f"stored answer made by: {pz.verified_by}")
+    for prob in sol.problems:
+        detail.append(f"PROBLEM: {prob}")
+    for d in diffs:
+        detail.append(f"DIFFERS from the puzzle file: {d}")
+    return PuzzleOutcome(
+        game=GAME,
+        name=pz.name,
+        question=pz.question,
+        solved=not sol.problems,
+        verified=verified,
+        seconds=seconds,
+        position_text=pz.position_text,
+        answer_text=sol.text,
+        detail="\n".join(detail),
+        data={"kind": pz.kind, "title": pz.title, "about": pz.about, "found": sol.answer,
+              "stored": pz.answer, "methods": sol.methods, "problems": sol.problems + diffs,
+              **({"picture": draw(pz.garden, pz.edition, sol.marks), "legend": LEGEND[pz.kind]}
+                 if sol.marks else {})},
+    )

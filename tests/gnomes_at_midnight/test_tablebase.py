@@ -1,0 +1,74 @@
+"""The retrograde tablebase against the search, exhaustively sampled on a tiny edition; caching."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models.core.edition import read_toml_file
+from models.gnomes_at_midnight.edition import MidnightEdition, edition_from_toml
+from models.gnomes_at_midnight.moves import after_move, legal_moves, next_position
+from models.gnomes_at_midnight.setup import new_position
+from solver.gnomes_at_midnight.search import solve
+from solver.gnomes_at_midnight.tablebase import build, load_or_build, position_of
+
+TINY = Path(__file__).parent / "data" / "tiny.toml"
+
+
+def tiny() -> MidnightEdition:
+    return edition_from_toml(read_toml_file(TINY))
+
+
+@pytest.fixture(scope="module")
+def table():  # type: ignore[no-untyped-def]
+    return build(tiny())
+
+
+def test_counts_add_up(table) -> None:  # type: ignore[no-untyped-def]
+    c = table.counts()
+    assert sum(c.values()) == table.size == 2 * 16 * table.values.shape[3]
+    assert c["win"] and c["loss"] and c["draw"]
+
+
+def test_wins_and_losses_match_the_search(table) -> None:  # type: ignore[no-untyped-def]
+    like = new_position(tiny(), 0)
+    rng = random.Random(7)
+    checked_loss = 0
+    for _ in range(250):
+        s, dg, db = rng.randrange(2), rng.randrange(4), rng.randrange(4)
+        c = rng.randrange(table.values.shape[3])
+        pos = position_of(table, s, dg, db, c, like)
+        v = int(table.values[s, dg, db, c])
+        want = v if 1 <= v <= 3 else None
+        assert solve(pos, 3).value == want, (s, dg, db, c, v)
+        if 129 <= v <= 130:
+            # a loss in n: after every move the opponent wins within n, and after some move it needs n
+            n = v - 128
+            needs = []
+            for m in legal_moves(pos):
+                a = after_move(pos, m)
+                assert not a.wins
+                flips = [t for t, _ in a.flips] or [None]
+                assert len(flips) == 1
+                r = solve(next_position(a, flips[0]), n)
+                assert r.value is not None
+                needs.append(r.value)
+            assert max(needs) == n
+            checked_loss += 1
+    assert checked_loss > 5
+
+
+def test_cache_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GNOMEKIT_CACHE", str(tmp_path))
+    tb1, built = load_or_build(tiny())
+    assert built and list(tmp_path.iterdir())
+    tb2, built2 = load_or_build(tiny())
+    assert not built2 and np.array_equal(tb1.values, tb2.values) and np.array_equal(tb1.keys, tb2.keys)
+    start = new_position(tiny(), 0)
+    from dataclasses import replace
+
+    start = replace(start, known=(tiny().decks[0], tiny().decks[1]))
+    assert tb2.lookup(start)[0] in ("win", "loss", "draw")
