@@ -31,10 +31,10 @@ class Answer:
 def read_source(path: str) -> tuple[str, str]:
     """The text of a file path or ``-`` (stdin), and the name to use in messages."""
     if path == "-":
-        return sys.stdin.read(), "<stdin>"
+        return sys.stdin.read().removeprefix("\ufeff"), "<stdin>"
     p = Path(path)
-    try:
-        return p.read_text(encoding="utf-8"), path
+    try:  # utf-8-sig: a byte order mark (as some Windows editors write) is not part of the text
+        return p.read_text(encoding="utf-8-sig"), path
     except FileNotFoundError:
         raise UsageError(f"no such file: {path}", source=path) from None
     except IsADirectoryError:

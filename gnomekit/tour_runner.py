@@ -67,7 +67,13 @@ def run_tour(args: argparse.Namespace) -> Answer:
         ])
     bad = [o for o in outcomes if not o.verified]
     summary = table(rows, ["game", "puzzles", "solved", "verified", "time"])
-    text = "\n".join(blocks) + "\n" + summary + f"\n\ntotal {total:.2f}s"
+    intro = ""
+    if blocks:
+        games = sorted({o.game for o in outcomes})
+        intro = (f"gnomekit tour: {len(outcomes)} puzzles from {', '.join(games)}. Each position is shown, "
+                 "solved from scratch\nby the toolkit's main methods, and compared with the answer stored "
+                 "in its puzzle file.\n\n")
+    text = intro + ("\n".join(blocks) + "\n" if blocks else "") + summary + f"\n\ntotal {total:.2f}s"
     if bad:
         text += "\nMISMATCH: " + ", ".join(f"{o.game}/{o.name}" for o in bad)
     else:

@@ -9,7 +9,9 @@ Conventions (also described in docs/README.md):
   repository root when the block is marked ``console cwd=repo``).  ``< FILE`` at
   the end of a command feeds FILE on standard input.
 - Expected output: a last line ``[exit N]`` states the exit status (0 when
-  absent).  A line ``...`` matches any number of lines.  No output lines means
+  absent).  A line ``...`` matches any number of lines; a line ending in
+  ``...`` matches any line that starts with the text before it.  Blocks marked
+  ``console slow`` run only with ``--runslow``.  No output lines means
   only the exit status is checked.  For a ``--json`` command, expected output
   that starts with ``{`` is compared as JSON: every key shown must be present
   with the value shown (objects are compared key by key, lists and other values
@@ -157,7 +159,14 @@ def lines_match(expected: list[str], actual: list[str]) -> bool:
         return not actual
     if expected[0] == "...":
         return any(lines_match(expected[1:], actual[k:]) for k in range(len(actual) + 1))
-    return bool(actual) and expected[0] == actual[0] and lines_match(expected[1:], actual[1:])
+    return bool(actual) and line_match(expected[0], actual[0]) and lines_match(expected[1:], actual[1:])
+
+
+def line_match(expected: str, actual: str) -> bool:
+    """Equal lines; an expected line ending in '...' only has to be a prefix."""
+    if expected.endswith("...") and expected.strip() != "...":
+        return actual.startswith(expected[:-3])
+    return expected == actual
 
 
 def json_subset(shown: Any, actual: Any, path: str = "$") -> list[str]:
@@ -175,7 +184,11 @@ def json_subset(shown: Any, actual: Any, path: str = "$") -> list[str]:
     return [] if shown == actual else [f"{path}: documented {shown!r}, real {actual!r}"]
 
 
-@pytest.mark.parametrize("cmd", COMMANDS, ids=[c.id for c in COMMANDS])
+@pytest.mark.parametrize(
+    "cmd",
+    [pytest.param(c, marks=pytest.mark.slow) if "slow" in c.block.attrs else c for c in COMMANDS],
+    ids=[c.id for c in COMMANDS],
+)
 def test_console_example(cmd: Command, monkeypatch: pytest.MonkeyPatch) -> None:
     cwd = ROOT if cmd.block.attrs.get("cwd") == "repo" else EXAMPLES
     expected = list(cmd.expected)
@@ -245,6 +258,12 @@ def test_toml_block_loads(block: Block) -> None:
     tomllib.loads(block.text)
     if "edition" in block.attrs:
         edition_from_toml(parse_toml(block.text, block.where))
+    if "puzzle" in block.attrs:  # must load, and the solvers must confirm its stored answer
+        from solver.hedge_mage.puzzles import run_puzzle
+
+        assert "file" in block.attrs, f"{block.where}: a puzzle block shows a file in docs/examples"
+        outcome = run_puzzle(EXAMPLES / block.attrs["file"])
+        assert outcome.solved and outcome.verified, f"{block.where}: {outcome.answer_text}\n{outcome.detail}"
 
 
 def orientation_picture(tile_name: str) -> str:
@@ -324,12 +343,16 @@ def test_default_edition_as_documented() -> None:
 
 
 def test_example_files_read() -> None:
-    """Every example garden and edition under docs/examples loads (bad-*.txt must not)."""
+    """Every example garden, edition and puzzle under docs/examples loads (bad-* files must not)."""
     ed = default_edition()
     files = sorted(EXAMPLES.iterdir())
     assert files
     for f in files:
-        if f.suffix == ".toml":
+        if f.name.endswith("puzzle.toml"):
+            from solver.hedge_mage.puzzles import load_puzzle
+
+            load_puzzle(f)
+        elif f.suffix == ".toml":
             if f.name.startswith("bad-"):
                 with pytest.raises(ValueError):
                     load_edition(f)

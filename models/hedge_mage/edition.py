@@ -130,7 +130,7 @@ def _cell(src: TomlSource, value: Any, what: str, rows: int, cols: int) -> Cell 
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        src.problem(f"{what}: expected a cell [row, col], got {value!r}", what.split(".")[0])
+        src.problem(f"{what}: expected a cell [row, col], got {value!r}", what.split("[")[0])
         return None
     r, c = value
     if not (0 <= r < rows and 0 <= c < cols):

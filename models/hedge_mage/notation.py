@@ -143,7 +143,10 @@ def garden_from_json_data(
     game = d.get("game", "hedge-mage")
     if game != "hedge-mage":
         raise rd.err(("game",), "'hedge-mage' (this is a Hedge Mage command)", game)
-    unknown = sorted(set(d) - GARDEN_KEYS)
+    warnings = d.get("warnings", [])  # `show --json` adds this list: reading it back is fine
+    if not isinstance(warnings, list) or not all(isinstance(w, str) for w in warnings):
+        raise rd.err(("warnings",), "a list of strings (as `show --json` prints)", warnings)
+    unknown = sorted(set(d) - GARDEN_KEYS - {"warnings"})
     if unknown:
         raise rd.err((unknown[0],), "one of the garden keys: " + ", ".join(sorted(GARDEN_KEYS)),
                      unknown[0])
@@ -215,7 +218,7 @@ def _json_path(prob: Problem, data: dict[str, Any]) -> tuple[Any, ...]:
     """The JSON path a well-formedness problem is about (as precise as the input allows)."""
     field_ = prob.field
     items = data.get(field_)
-    if field_ == "hedges" and prob.index is not None:
+    if field_ == "hedges" and prob.index is not None and isinstance(items, list):
         base: tuple[Any, ...] = (field_, prob.index)
         if prob.key == "cells" and prob.cell is not None:
             try:

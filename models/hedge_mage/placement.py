@@ -221,13 +221,13 @@ def check_placement(
             if w not in seen_w and all(x in after for x in w):
                 seen_w.add(w)
                 bad_windows.append(w)
-    for w in sorted(bad_windows):
+    for win in sorted(bad_windows):
         v.append(
-            Violation("2x2", f"the 2x2 window {_fmt(list(w))} would be all hedge", list(w))
+            Violation("2x2", f"the 2x2 window {_fmt(list(win))} would be all hedge", list(win))
         )
     # A 2x2 window of old hedges elsewhere also breaks "no 2x2 afterwards".
-    for w in _old_windows(garden, seen_w):
-        v.append(Violation("2x2", f"the 2x2 window {_fmt(list(w))} is already all hedge", list(w)))
+    for win in _old_windows(garden, seen_w):
+        v.append(Violation("2x2", f"the 2x2 window {_fmt(list(win))} is already all hedge", list(win)))
 
     comps = ground_components(garden.rows, garden.cols, after)
     if len(comps) > 1:
@@ -238,7 +238,7 @@ def check_placement(
             msg += f" (the ground was already split into {before} regions)"
         v.append(Violation("cut-off", msg, cut))
 
-    points, counted = 0, []
+    points, counted = 0, list[Cell]()
     token_points = 0
     if not v:
         points, counted = movement_points(garden, placement)
@@ -265,7 +265,7 @@ def _token_violations(garden: Garden, placement: Placement) -> list[Violation]:
 
 def _old_windows(garden: Garden, skip: set[tuple[Cell, ...]]) -> list[tuple[Cell, ...]]:
     hc = garden.hedge_cells
-    out = []
+    out: list[tuple[Cell, ...]] = []
     for r in range(garden.rows - 1):
         for c in range(garden.cols - 1):
             w = ((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))
@@ -342,8 +342,6 @@ class Board:
         self.ground = full & ~hedge
         self.connected_before = self._connected(self.ground)
         self.square_free_before = self._no_square(hedge)
-        sig_rows = [0] * self.rows
-        sig_cols = [0] * self.cols
         sig = 0
         for s in garden.sigils:
             if garden.in_bounds(s):
@@ -351,13 +349,12 @@ class Board:
         self.sigil_mask = sig
         self.row_mask = [((1 << self.cols) - 1) << (r * self.width) for r in range(self.rows)]
         col = [0] * self.cols
-        for c in range(self.cols):
+        for cc in range(self.cols):
             m = 0
-            for r in range(self.rows):
-                m |= 1 << (r * self.width + c)
-            col[c] = m
+            for rr in range(self.rows):
+                m |= 1 << (rr * self.width + cc)
+            col[cc] = m
         self.col_mask = col
-        del sig_rows, sig_cols
 
     def bit(self, cell: Cell) -> int:
         return 1 << (cell[0] * self.width + cell[1])

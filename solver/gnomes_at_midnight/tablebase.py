@@ -283,12 +283,13 @@ def build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
     flat_rem = remaining.reshape(-1)
     frontier_idx = np.nonzero(flat_vals == 1)[0]
     ply = 1
-    CD = C
     total = values.size
     decided = len(frontier_idx)
-    while len(frontier_idx):
-        say("retrograde", decided / total)
-        s_f, dg_f, db_f, c_f = np.unravel_index(frontier_idx, values.shape)
+    nomove_flat = nomove.reshape(-1)
+
+    def predecessors(chunk: np.ndarray) -> np.ndarray:
+        """Undecided states with a move into one of the states ``chunk`` (one entry per such move)."""
+        s_f, dg_f, db_f, c_f = np.unravel_index(chunk, values.shape)
         preds: list[np.ndarray] = []
         for s_new in (0, 1):
             sel = s_f == s_new
@@ -302,17 +303,13 @@ def build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
             tot = int(lens.sum())
             if tot:
                 rep = np.repeat(np.arange(len(cs)), lens)
-                offs = np.arange(tot) - np.repeat(np.cumsum(lens) - lens, lens)
-                eidx = lo[rep] + offs
+                eidx = lo[rep] + (np.arange(tot) - np.repeat(np.cumsum(lens) - lens, lens))
                 pc = e_src[eidx].astype(np.int64)
                 pt = e_tid[eidx]
                 pdg, pdb = dgs[rep], dbs[rep]
                 own_after = pdg if s == 0 else pdb
                 for prev in range(D):
-                    match = own_after == adv(s, prev)
-                    if not match.any():
-                        continue
-                    ok = match & allowed_arr[s][pt, moon_of(s, prev) + 1]
+                    ok = (own_after == adv(s, prev)) & allowed_arr[s][pt, moon_of(s, prev) + 1]
                     k_ok = int(ok.sum())
                     if not k_ok:
                         continue
@@ -320,21 +317,31 @@ def build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
                         g_, b_ = np.full(k_ok, prev, dtype=np.int64), pdb[ok]
                     else:
                         g_, b_ = pdg[ok], np.full(k_ok, prev, dtype=np.int64)
-                    preds.append(((s * D + g_) * D + b_) * CD + pc[ok])
-            # passes: the same configuration and deck states, the other side to move, when it had no move
-            pidx = ((s * D + dgs) * D + dbs) * CD + cs
-            pidx = pidx[nomove.reshape(-1)[pidx]]
-            preds.append(pidx.astype(np.int64))
+                    preds.append(((s * D + g_) * D + b_) * C + pc[ok])
+            # passes: same configuration and deck states, the other side to move, when it had no move
+            pidx = ((s * D + dgs) * D + dbs) * C + cs
+            preds.append(pidx[nomove_flat[pidx]].astype(np.int64))
         pred = np.concatenate(preds) if preds else np.zeros(0, dtype=np.int64)
-        pred = pred[flat_vals[pred] == 0]
-        if ply % 2 == 1:  # the frontier wins for its mover: predecessors lose one option each
-            uniq, mult = np.unique(pred, return_counts=True)
-            flat_rem[uniq] -= mult.astype(np.int16)
-            new = uniq[flat_rem[uniq] <= 0]
+        return pred[flat_vals[pred] == 0]
+
+    chunk_size = 1 << 20
+    while len(frontier_idx):
+        found: list[np.ndarray] = []
+        for k0 in range(0, len(frontier_idx), chunk_size):
+            say("retrograde", (decided + k0) / total)
+            pred = predecessors(frontier_idx[k0:k0 + chunk_size])
+            if ply % 2 == 1:  # the frontier wins for its mover: each predecessor loses an option
+                uniq, mult = np.unique(pred, return_counts=True)
+                flat_rem[uniq] -= mult.astype(np.int16)
+                found.append(uniq[flat_rem[uniq] <= 0])
+            else:  # the frontier loses for its mover: predecessors win
+                uniq = np.unique(pred)
+                flat_vals[uniq] = ply // 2 + 1
+                found.append(uniq)
+        new = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
+        if ply % 2 == 1:
+            new = new[flat_vals[new] == 0]
             flat_vals[new] = 128 + (ply + 1) // 2
-        else:  # the frontier loses for its mover: predecessors win
-            new = np.unique(pred)
-            flat_vals[new] = ply // 2 + 1
         decided += len(new)
         frontier_idx = new
         ply += 1

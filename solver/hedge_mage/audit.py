@@ -472,12 +472,40 @@ class _TileBlocker:
             pk.add([s[anchor]])
         else:
             some_ground(True)
+        # Implied local clauses (they make refutations short): if the ring of cells around P
+        # (its 8-neighbourhood on the board) stays 4-connected ground, every ground cell next to
+        # P is joined through the ring, so P cannot split a connected ground.  Hence P splits
+        # the ground only if ring cells are hedge: at least one, and at least two when the
+        # ring minus any one cell stays connected (a ring that closes around P).
+        ring = sorted({(r + dr, c + dc) for r, c in pcells for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                       if 0 <= r + dr < rows and 0 <= c + dc < cols} - pcells - old)
+        if _connected(ring):
+            lits = [pk.h[c] for c in ring if c in pk.h]
+            pk.add([-d] + lits)
+            for c in ring:
+                if c in pk.h and _connected([x for x in ring if x != c]):
+                    pk.add([-d, -pk.h[c]] + [v for v in lits if v != pk.h[c]])
         return d
+
+
+def _connected(cells: Sequence[Cell]) -> bool:
+    """Are the cells one orthogonally connected set (empty counts as connected)?"""
+    if not cells:
+        return True
+    todo = set(cells)
+    stack = [todo.pop()]
+    while stack:
+        r, c = stack.pop()
+        for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if n in todo:
+                todo.remove(n)
+                stack.append(n)
+    return not todo
 
 
 def _windows_through(c: Cell, rows: int, cols: int) -> list[tuple[Cell, ...]]:
     r, q = c
-    out = []
+    out: list[tuple[Cell, ...]] = []
     for tr in (r - 1, r):
         for tc in (q - 1, q):
             if 0 <= tr < rows - 1 and 0 <= tc < cols - 1:
@@ -514,60 +542,75 @@ def audit_tile(
     geo = _Geometry.of(base, edition)
     stats = {"guesses": 0, "blocked_placements": 0, "cuts": 0, "sat_calls": 0}
 
-    def attempt(k: int, until: float, spread: int) -> bool | None:
+    def attempt(blocker: _TileBlocker, k: int, until: float, spread: int) -> bool | None:
         """SAT for "at most k placements": True (witness stored), False (UNSAT), None (time).
 
-        A fresh model per k: with ``spread`` 0 every legal placement of a guess gets
-        its blocking clause (finds witnesses fast); otherwise only ``spread`` of them,
-        far from the hedges and from each other (small models, quicker UNSAT).
+        With ``spread`` 0 every legal placement of a guess gets its blocking clause
+        (finds witnesses fast); otherwise only ``spread`` of them, far from the hedges
+        and from each other (small models, quicker UNSAT).
         """
-        blocker = _TileBlocker(geo, tile, k)
         pk = blocker.pack
-        try:
-            while True:
-                stats["sat_calls"] += 1
-                r = _solve(pk.solver, pk.at_most(k), until)
-                if r is None or r is False:
-                    return r
-                stats["guesses"] += 1
-                chosen = pk.chosen()
-                if not pk.cut(chosen):
-                    continue
-                seq = order_for_replay(base, chosen)
-                assert seq is not None
-                g = replay(base, edition, seq)
-                legal = legal_placements(g, tobj).placements
-                if not legal:
-                    if res.upper is None or len(seq) < res.upper:
-                        res.sequence = seq
-                        res.garden = replace(g, tile=tile, round=len(seq) + 1)
-                        res.upper = len(seq)
-                    return True
-                for p in (legal if spread == 0 else _far_apart(g, legal, spread)):
-                    blocker.block(p)
-        finally:
-            stats["blocked_placements"] += len(blocker.blocked_cells)
-            stats["cuts"] += pk.cuts
-            pk.close()
+        while True:
+            stats["sat_calls"] += 1
+            r = _solve(pk.solver, pk.at_most(k), until)
+            if r is None or r is False:
+                return r
+            stats["guesses"] += 1
+            chosen = pk.chosen()
+            if not pk.cut(chosen):
+                continue
+            seq = order_for_replay(base, chosen)
+            assert seq is not None
+            g = replay(base, edition, seq)
+            legal = legal_placements(g, tobj).placements
+            if not legal:
+                if res.upper is None or len(seq) < res.upper:
+                    res.sequence = seq
+                    res.garden = replace(g, tile=tile, round=len(seq) + 1)
+                    res.upper = len(seq)
+                return True
+            for p in (legal if spread == 0 else _far_apart(g, legal, spread)):
+                blocker.block(p)
 
-    # First any witness at all (an upper bound), then raise the lower bound upwards.
-    r = attempt(kmax, t0 + 0.4 * seconds, 0)
-    if r is False:
-        res.status, res.lower = "proven", kmax + 1
-    else:
-        k = res.lower
-        while k < (res.upper if res.upper is not None else kmax + 1):
-            r = attempt(k, deadline, 4)
+    def done(blocker: _TileBlocker) -> None:
+        stats["blocked_placements"] += len(blocker.blocked_cells)
+        stats["cuts"] += blocker.pack.cuts
+        blocker.pack.close()
+
+    # Phase 1 (half the budget): witnesses with at most kmax, then ever fewer placements,
+    # on one incremental model.  UNSAT for "at most k" proves the lower bound k + 1.
+    first = _TileBlocker(geo, tile, kmax)
+    try:
+        k = kmax
+        while k >= res.lower:
+            r = attempt(first, k, t0 + 0.5 * seconds, 0)
             if r is None:
                 break
             if r is False:
                 res.lower = k + 1
-            k += 1  # on True the witness has exactly k placements (all fewer are UNSAT)
-        if res.upper is not None and res.lower >= res.upper:
-            res.lower = res.upper
-            res.status = "proven"
-        elif res.upper is None and res.lower > kmax:
-            res.status = "proven"
+                break
+            assert res.upper is not None
+            k = res.upper - 1
+    finally:
+        done(first)
+    # Phase 2: raise the lower bound from below, a fresh small model per k.
+    k = res.lower
+    while k < (res.upper if res.upper is not None else kmax + 1):
+        blocker = _TileBlocker(geo, tile, k)
+        try:
+            r = attempt(blocker, k, deadline, 4)
+        finally:
+            done(blocker)
+        if r is None:
+            break
+        if r is False:
+            res.lower = k + 1
+        k += 1  # on True the witness has exactly k placements (all fewer are UNSAT)
+    if res.upper is not None and res.lower >= res.upper:
+        res.lower = res.upper
+        res.status = "proven"
+    elif res.upper is None and res.lower > kmax:
+        res.status = "proven"
     res.stats = stats
     res.seconds = time.monotonic() - t0
     return res
@@ -958,10 +1001,10 @@ def max_points(base: Garden, edition: HedgeMageEdition, seconds: float = 120.0) 
     try:
         target = trivial
         while target >= 1:
-            r = _solve(pk.solver, pk.at_most(kmax + 1) + at_least(target - 1), deadline)
-            if r is None:
+            ok = _solve(pk.solver, pk.at_most(kmax + 1) + at_least(target - 1), deadline)
+            if ok is None:
                 break
-            if r is False:
+            if ok is False:
                 res.upper = target - 1
                 target -= 1
                 continue

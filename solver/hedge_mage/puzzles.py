@@ -64,7 +64,7 @@ QUESTION_TEXT = {
     "best-points": "which placement of {what} earns the most movement points?",
     "best-block": "which placement of {what} makes the invader's maze hardest (block value)?",
     "plan": "can {what} still all be placed, in this order?",
-    "no-placement": "where can {what} go?",
+    "no-placement": "can {what} be placed at all? if not, what happens this round?",
 }
 
 
@@ -236,8 +236,8 @@ def _read_position(position: str, text: str, loc: _Locator, ed: HedgeMageEdition
     try:
         return garden_from_text(position, loc.source, ed)
     except NotationError as exc:
-        line = None if exc.line is None else exc.line + offset
-        raise NotationError(f"in the position: {exc.message}", source=loc.source, line=line,
+        where = None if exc.line is None else exc.line + offset
+        raise NotationError(f"in the position: {exc.message}", source=loc.source, line=where,
                             column=exc.column, text=exc.text) from None
 
 
@@ -728,7 +728,8 @@ def _solve_plan(pz: Puzzle) -> Solution:
     sol.methods.append("search")
     verdicts = {name: plan is not None for name, plan in plans}
     if len(set(verdicts.values())) > 1:
-        sol.problems.append("methods disagree: " + ", ".join(f"{n} {'yes' if v else 'no'}" for n, v in verdicts.items()))
+        said = ", ".join(f"{n} {'yes' if v else 'no'}" for n, v in verdicts.items())
+        sol.problems.append(f"methods disagree: {said}")
     possible = plans[0][1] is not None
     sol.answer = {"possible": possible}
     for name, plan in plans:
@@ -781,8 +782,8 @@ def _solve_no_placement(pz: Puzzle) -> Solution:
         sol.text = f"{tile} has {len(enum)} legal placement(s)"
         return sol
     sol.text = f"{tile} has no legal placement: the player places nothing and gains no movement points"
-    if explanation:
-        sol.detail.append("why (SAT core): " + " ".join(explanation[:3]))
+    for sentence in explanation[1:3]:
+        sol.detail.append(f"why (SAT core): {sentence}")
     if "substitute_count" in sol.answer:
         n = sol.answer["substitute_count"]
         sol.detail.append(f"way out: the unused {sub} substitution has {n} legal placement(s)")
@@ -857,7 +858,13 @@ def run_puzzle(path: str | Path) -> PuzzleOutcome:
     except GnomekitError as exc:
         return PuzzleOutcome(GAME, Path(path).stem, "(unreadable puzzle file)", False, False,
                              time.perf_counter() - started, detail=str(exc))
-    sol = solve_puzzle(pz)
+    try:
+        sol = solve_puzzle(pz)
+    except Exception as exc:  # a solver bug must show up as a failed puzzle, not end the tour
+        return PuzzleOutcome(GAME, pz.name, pz.question, False, False, time.perf_counter() - started,
+                             position_text=pz.position_text, answer_text="(no answer)",
+                             detail=f"PROBLEM: the solver raised {type(exc).__name__}: {exc}",
+                             data={"kind": pz.kind, "title": pz.title, "about": pz.about})
     seconds = time.perf_counter() - started
     diffs = compare(pz, sol)
     verified = not diffs and not sol.problems

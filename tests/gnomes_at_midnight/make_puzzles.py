@@ -73,11 +73,11 @@ def main(per_length: int = 3, max_seed: int = 20000) -> None:
     for n in want:
         want[n] -= len(list(OUT.glob(f"win-in-{n}-*.toml")))
     found: dict[int, list[tuple[int, Position]]] = {n: [] for n in want}
-    for seed in range(max_seed):
+    for seed in range(int(sys.argv[1]) if len(sys.argv) > 1 else 0, max_seed):
         if all(len(found[n]) >= want[n] for n in want):
             break
         pos = candidate(seed)
-        n = shortest(pos, 5, 200_000)
+        n = shortest(pos, 5, 40_000)
         if not isinstance(n, int) or len(found[n]) >= want[n]:
             continue
         if n - 1 > min(len(pos.known[0]), len(pos.known[1])):

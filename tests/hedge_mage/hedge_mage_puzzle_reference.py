@@ -200,8 +200,9 @@ def reference_answer(pz: Puzzle) -> dict[str, Any]:
     if pz.kind == "no-placement":
         tile = prm["tiles"][0]
         out = {"count": len(legal_list(g, ed, tile))}
-        if substitute_available(g, ed) and ed.substitute != tile:
-            out["substitute_count"] = len(legal_list(g, ed, ed.substitute))
+        sub = ed.substitute
+        if sub is not None and substitute_available(g, ed) and sub != tile:
+            out["substitute_count"] = len(legal_list(g, ed, sub))
         return out
     raise ValueError(pz.kind)
 
@@ -219,6 +220,49 @@ def recheck_witness(pz: Puzzle, witness: list[str]) -> bool:
             return False
         g = place(g, p)
     return True
+
+
+def placements_on_board(ed: HedgeMageEdition, rows: int, cols: int) -> list[frozenset[Cell]]:
+    """Every cell set any tile of the edition can cover on an empty rows x cols board."""
+    out = set()
+    for name in ed.tiles:
+        for rel, _ in shapes(ed, name):
+            for r in range(rows):
+                for c in range(cols):
+                    cells = frozenset((r + dr, c + dc) for dr, dc in rel)
+                    if all(0 <= x < rows and 0 <= y < cols for x, y in cells):
+                        out.add(cells)
+    return sorted(out, key=sorted)
+
+
+def can_be_walled_in(cells: frozenset[Cell], rows: int, cols: int) -> bool:
+    """Necessary condition for hedge cells ``cells`` to have only hedge (or the edge) around them.
+
+    In a legal garden (no 2x2 bush, every hedge cell in a tile of 2 or more cells) the
+    neighbours of ``cells`` would all be hedge; then no 2x2 window may lie inside cells +
+    neighbours, the fourth cell of a window with three such cells must be ground, and every
+    neighbour needs a hedge neighbour of its own outside ``cells`` that is not forced ground.
+    False means it can never happen.  Why it matters: a plan's order can only matter when
+    the tiles placed later are walled in by the earlier ones.
+    """
+    def inside(x: Cell) -> bool:
+        return 0 <= x[0] < rows and 0 <= x[1] < cols
+
+    def around(x: Cell) -> list[Cell]:
+        r, c = x
+        return [n for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if inside(n)]
+
+    walls = {n for x in cells for n in around(x) if n not in cells}
+    hedge = cells | walls
+    forced: set[Cell] = set()
+    for r in range(rows - 1):
+        for c in range(cols - 1):
+            free = [x for x in ((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)) if x not in hedge]
+            if not free:
+                return False
+            if len(free) == 1:
+                forced.add(free[0])
+    return all(any(n not in cells and n not in forced for n in around(w)) for w in walls)
 
 
 def main(paths: list[str]) -> None:  # pragma: no cover - an authoring aid

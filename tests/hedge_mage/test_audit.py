@@ -86,10 +86,10 @@ def tiny(rows: int, cols: int, tunnels: list[list[int]], shaded: list[list[int]]
     return edition_from_toml(parse_toml(tiny_toml(rows, cols, tunnels, shaded, tiles, removed), "tiny"))
 
 
-def generated(seed: int, ntiles: int = 4) -> HedgeMageEdition:
-    """A random tiny edition: 3-5 rows/cols, 2 tunnels, 0-3 gnome spaces, a few tile shapes."""
+def generated(seed: int, ntiles: int = 4, big: int = 5) -> HedgeMageEdition:
+    """A random tiny edition: 3-``big`` rows, 4-``big`` cols, 2 tunnels, 0-3 gnome spaces, a few tiles."""
     rng = random.Random(seed)
-    rows, cols = rng.randint(3, 5), rng.randint(4, 5)
+    rows, cols = rng.randint(3, big), rng.randint(4, big)
     cells = [[r, c] for r in range(rows) for c in range(cols)]
     picked = rng.sample(cells, 2 + rng.randint(0, 3))
     names = rng.sample(sorted(SHAPES), ntiles)
@@ -254,3 +254,18 @@ def test_cli_bad_input_exits_2() -> None:
     assert code == 2
     code, _ = run_cli(["hedge-mage", "audit", "--enchantments", "nope", "--parts", "b", "--games", "1"])
     assert code == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(200, 212))
+def test_sat_fewest_matches_brute_force_five_tiles(seed: int) -> None:
+    ed = generated(seed, ntiles=5)
+    base = setup_garden(ed)
+    kmax = max_before(ed)
+    for tile in ed.tiles:
+        bf = brute_force_fewest(base, ed, tile, kmax)
+        a = audit_tile(base, ed, tile, 120)
+        assert a.status == "proven", (seed, tile)
+        assert a.value == bf or (bf is None and a.never), (seed, tile, bf, a.to_json())
+        if bf:
+            check_witness(base, ed, tile, a.sequence, a.garden)

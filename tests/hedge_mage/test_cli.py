@@ -112,9 +112,10 @@ def test_show_warns_about_states_no_legal_play_reaches(capsys: pytest.CaptureFix
 
 def test_show_json_of_a_garden_the_text_cannot_carry(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     hedges = [{"tile": "D2", "cells": [[r, c], [r, c + 1]], "sigil": [r, c]}
-              for r in range(0, 12, 2) for c in range(0, 10, 3)][:27]
+              for r in range(0, 18, 2) for c in range(0, 9, 3)]
+    assert len(hedges) == 27
     p = tmp_path / "many.json"
-    p.write_text(json.dumps({"rows": 12, "cols": 10, "hedges": hedges}))
+    p.write_text(json.dumps({"rows": 18, "cols": 10, "hedges": hedges}))
     code, out, _ = run(capsys, "show", str(p), "--json")
     assert code == 0 and len(one_json(out)["hedges"]) == 27
     code, out, err = run(capsys, "show", str(p))
@@ -225,19 +226,21 @@ def test_check_accepts_what_moves_prints(capsys: pytest.CaptureFixture[str]) -> 
 def test_check_legal_and_illegal_text(capsys: pytest.CaptureFixture[str]) -> None:
     path = str(POS / "pocket-5x6.txt")  # revealed tile D2; pocket at 2,2 with its only exit 3,2
     code, out, _ = run(capsys, "check", path, "--place", "D2:R0@0,0")
-    assert code == 0 and out.startswith("legal: D2:R0@0,0") and "movement points: 1" in out
+    # column 1 holds hedge a's sigil 1,1: 1 + its own
+    assert code == 0 and out.startswith("legal: D2:R0@0,0") and "movement points: 2 (sigils counted: 0,0 1,1)" in out
     code, out, _ = run(capsys, "check", path, "--place", "D2:R0@3,1")  # covers the exit 3,2
     assert code == 1 and out.startswith("illegal: D2:R0@3,1") and "[cut-off]" in out and "2,2" in out
 
 
 def test_check_reports_every_broken_rule(capsys: pytest.CaptureFixture[str]) -> None:
-    # D2 on 2,2-3,2 in pocket-5x6: fills the pocket (bush with hedge a) and sits beside b (second bush)
+    # D2 on 2,2-3,2 in pocket-5x6 fills the pocket: bushes with a alone, with a and b, and with b alone
     path = str(POS / "pocket-5x6.txt")
     code, out, _ = run(capsys, "check", path, "--place", "D2:R90@2,2", "--json")
     rep = one_json(out)
     assert code == 1 and not rep["legal"] and rep["movement_points"] is None
     windows = sorted(v["cells"] for v in rep["violations"] if v["rule"] == "2x2")
-    assert windows == [[[1, 1], [1, 2], [2, 1], [2, 2]], [[2, 2], [2, 3], [3, 2], [3, 3]]]
+    assert windows == [[[1, 1], [1, 2], [2, 1], [2, 2]], [[1, 2], [1, 3], [2, 2], [2, 3]],
+                       [[2, 2], [2, 3], [3, 2], [3, 3]]]
     code, out, _ = run(capsys, "check", path, "--place", "I3:R0@1,4", "--any-tile", "--json")
     rules = {v["rule"] for v in one_json(out)["violations"]}
     assert code == 1 and rules == {"out-of-bounds"}
@@ -247,11 +250,13 @@ def test_check_reports_every_broken_rule(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_check_with_held_bonus_tokens(capsys: pytest.CaptureFixture[str]) -> None:
-    path = str(POS / "sigils-5x7.txt")  # holds 1 bonus sigil token; revealed tile T4
-    code, out, _ = run(capsys, "check", path, "--place", "T4:R0@1,5", "--json")
+    path = str(POS / "sigils-5x7.txt")  # holds 1 bonus sigil token; revealed tile T4 (no legal T4)
+    code, out, _ = run(capsys, "check", path, "--place", "D2:R0@0,3", "--json")
     rep = one_json(out)
-    assert code == 0 and rep["bonus_token_points"] == 1
-    code, out, _ = run(capsys, "moves", path, "--json")
+    # the once-per-game D2 substitution; row 0 holds 0,0 and 0,1, columns 3-4 hold 2,4 and 4,4;
+    # + its own sigil + the held token = 6
+    assert code == 0 and rep["substitution"] and rep["bonus_token_points"] == 1 and rep["movement_points"] == 6
+    code, out, _ = run(capsys, "moves", path, "--tile", "D2", "--json")
     listed = {json.dumps([p["cells"], p["sigil"]]): p["movement_points"] for p in one_json(out)["placements"]}
     assert rep["movement_points"] == listed[json.dumps([rep["placement"]["cells"], rep["placement"]["sigil"]])] + 1
     tok = {**{k: rep["placement"][k] for k in ("tile", "cells", "sigil")}, "tokens": [[4, 6]]}
@@ -262,8 +267,8 @@ def test_check_with_held_bonus_tokens(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.parametrize(("place", "where"), [
     ("L4R0@1,1", "--place:1:1"),
     ("L4:R45@1,1", "--place:1:4"),
-    ('{"tile": "L4", "cells": [[1, 1]], "sigil": [1, 1], "x": 1}', "--place:1:55"),
-    ('{"tile": "L4",', "--place:1:16"),
+    ('{"tile": "L4", "cells": [[1, 1]], "sigil": [1, 1], "x": 1}', "--place:1:57"),
+    ('{"tile": "L4",', "--place:1:15"),
 ])
 def test_check_bad_placement_is_located(capsys: pytest.CaptureFixture[str], place: str, where: str) -> None:
     code, out, err = run(capsys, "check", str(POS / "empty-3x3.txt"), "--place", place)
@@ -291,7 +296,7 @@ def test_missing_file(capsys: pytest.CaptureFixture[str], verb: list[str], tmp_p
 
 
 @pytest.mark.parametrize(("content", "where"), [
-    ('{"rows": 3,\n  "cols": 4,\n  "tunnels": [[0, 0]]\n  "gnomes": []}', "3:22"),
+    ('{"rows": 3,\n  "cols": 4,\n  "tunnels": [[0, 0]]\n  "gnomes": []}', "4:3"),
     ('{"rows": 3, "cols": [4]}', "1:21"),
     ("hedge-mage garden\nsize: 2x2\n\n   0 1\n0  . .\n1  . ?\n", "6:6"),
     ("\n\nnot a garden\n", "3:1"),

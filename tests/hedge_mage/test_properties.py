@@ -180,7 +180,7 @@ def test_random_full_size_games_agree_with_reference(seed: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("seed", range(11))
 def test_random_full_size_games_agree_with_reference_all_tiles(seed: int) -> None:
-    g, _ = random_garden(ED, 100 + seed, seed % 11)
-    check_garden(g, list(PICS), explain=10**6)
+    g, _ = random_garden(ED, 100 + seed, seed)
+    check_garden(g, list(PICS), explain=100)

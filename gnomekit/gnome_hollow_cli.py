@@ -1,0 +1,208 @@
+"""``gnomekit gnome-hollow ...``: the Gnome Hollow verbs (thin: parse, call, render)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from gnomekit.common import NO, OK, Answer, add_common, read_source
+from models.core.errors import UsageError
+from models.core.hexgrid import hex_name
+from models.gnome_hollow.edition import GnomeHollowEdition, load_edition
+from models.gnome_hollow.notation import (
+    parse_placements,
+    placement_to_text,
+    position_to_json,
+    position_to_text,
+    read_position,
+)
+from models.gnome_hollow.placement import SequenceReport, check_sequence, legal_placements
+from models.gnome_hollow.position import Position
+from models.gnome_hollow.setup import new_position, random_position
+
+
+def edition_of(args: argparse.Namespace) -> GnomeHollowEdition:
+    return load_edition(getattr(args, "edition", None))
+
+
+def load_position(args: argparse.Namespace) -> tuple[Position, GnomeHollowEdition]:
+    ed = edition_of(args)
+    text, name = read_source(args.position)
+    return read_position(text, name, ed), ed
+
+
+def _position_answer(pos: Position, ed: GnomeHollowEdition, as_json: bool, extra: dict[str, Any] | None = None,
+                     note: str = "") -> Answer:
+    data = position_to_json(pos, ed)
+    if extra:
+        data = {**data, **extra}
+    if as_json:
+        return Answer(data, "")
+    return Answer(data, position_to_text(pos, ed) + (note + "\n" if note else ""))
+
+
+def cmd_new(args: argparse.Namespace) -> Answer:
+    ed = edition_of(args)
+    return _position_answer(new_position(ed, args.players, args.seed), ed, args.json)
+
+
+def cmd_random(args: argparse.Namespace) -> Answer:
+    ed = edition_of(args)
+    return _position_answer(random_position(ed, args.seed, args.turns, args.players), ed, args.json)
+
+
+def cmd_show(args: argparse.Namespace) -> Answer:
+    pos, ed = load_position(args)
+    warnings = pos.warnings(ed)
+    rings = [{"size": r.size, "tiles": [list(c) for c in r.tiles],
+              "mushrooms": {c: r.mushrooms.get(c, 0) for c in ed.colours}} for r in pos.completed(ed)]
+    nets = pos.networks(ed)
+    opens = []
+    claims = pos.claims(ed, nets)
+    for root in nets.open_networks():
+        d = nets.describe(root)
+        opens.append({"paths": [{"cell": list(c), "path": k} for c, k in d.paths], "open_ends": nets.open_ends(root),
+                      "size": d.size, "mushrooms": {c: d.mushrooms.get(c, 0) for c in ed.colours},
+                      "claimed_by": sorted({g.player for g in claims.get(root, [])})})
+    extra = {"warnings": warnings}
+    note_lines = [f"completed rings: {len(rings)}"]
+    for i, r in enumerate(rings, 1):
+        note_lines.append(f"  ring {i}: {r['size']} tiles, mushrooms " + _mush(r["mushrooms"]))
+    note_lines.append(f"open networks: {len(opens)}")
+    for o in opens:
+        ref = o["paths"][0]
+        who = ", ".join(o["claimed_by"]) or "unclaimed"
+        note_lines.append(f"  {hex_name(tuple(ref['cell']))}.{ref['path']}: {len(o['paths'])} path(s) on "
+                          f"{o['size']} tile(s), {o['open_ends']} open end(s), {who}")
+    if warnings:
+        note_lines.append("warnings (no legal play reaches this):")
+        note_lines += [f"  - {w}" for w in warnings]
+    if args.json:
+        return Answer({**position_to_json(pos, ed), **extra, "rings": rings, "open_networks": opens}, "")
+    return Answer({}, position_to_text(pos, ed) + "\n".join(note_lines))
+
+
+def _mush(m: dict[str, int]) -> str:
+    return " ".join(f"{c}={n}" for c, n in m.items() if n) or "none"
+
+
+def report_text(rep: SequenceReport, ed: GnomeHollowEdition) -> str:
+    lines = [("legal" if rep.legal else "illegal") + f" ({rep.mover} to move)"]
+    for i, t in enumerate(rep.tiles, 1):
+        head = f"tile {i}: {placement_to_text(t.placement, ed)}"
+        if t.source:
+            head += f" (from {t.source})"
+        if t.legal:
+            lines.append(head + ": ok")
+        else:
+            lines.append(head + ":")
+            lines += [f"  - [{v.rule}] {v.message}" for v in t.violations]
+    rings = rep.rings
+    if not rep.legal and rings:
+        lines.append("if placed anyway (not legal):")
+    for r in rings:
+        n = r.network
+        lines.append(f"ring {r.index} (closed by tile {r.by_tile}): {n.size} tiles, {len(n.paths)} paths, mushrooms "
+                     + _mush(n.mushrooms))
+        if r.when == "now":
+            lines.append(f"  {r.collector} collects the mushrooms now and moves a ring marker")
+        elif r.when == "pot":
+            lines.append(f"  unclaimed: the mushrooms wait in the ring; {r.marker} moves a ring marker")
+        else:
+            lines.append(f"  claimed by {r.claimed_by}: scored by {r.claimed_by} at the start of their next turn")
+    for i, n in rep.trees:
+        lines.append(f"closed by tile {i} without a loop (not a ring): {n.size} tiles")
+    if not rings and not rep.trees:
+        lines.append("closes no network")
+    return "\n".join(lines)
+
+
+def cmd_check(args: argparse.Namespace) -> Answer:
+    pos, ed = load_position(args)
+    if not args.place:
+        raise UsageError("check needs --place PLACEMENT ... (e.g. --place G12@1,-1:r3 G40@0,-1:m2)")
+    placements = parse_placements(args.place)
+    if len(placements) > 4:
+        raise UsageError(f"a turn places at most 4 tiles (2 offered + 2 stored); got {len(placements)}")
+    permits = tuple(p for item in (args.permit or []) for p in item.split(","))
+    rep = check_sequence(pos, ed, placements, permits, check_supply=not args.any_tile)
+    text = "" if args.json else report_text(rep, ed)
+    return Answer(rep.to_json(ed), text, OK if rep.legal else NO)
+
+
+def cmd_moves(args: argparse.Namespace) -> Answer:
+    pos, ed = load_position(args)
+    if args.tile:
+        tiles = [t for t in args.tile.split(",") if t]
+    else:
+        tiles = list(dict.fromkeys([*pos.offered, *pos.mover.storage]))
+    for t in tiles:
+        if t not in ed.all_tiles or t == "S":
+            raise UsageError(f"unknown tile {t!r}")
+        if any(x.tile == t for x in pos.tiles):
+            raise UsageError(f"tile {t} is already in the garden")
+    nets = pos.networks(ed)
+    permits = tuple(p for item in (args.permit or []) for p in item.split(","))
+    per: dict[str, list[Any]] = {}
+    for t in tiles:
+        per[t] = legal_placements(pos, ed, t, nets, permits, distinct=not args.all_orientations)
+    total = sum(len(v) for v in per.values())
+    data: dict[str, Any] = {"tiles": tiles, "count": total, "per_tile": {t: len(v) for t, v in per.items()},
+                            "distinct_orientations_only": not args.all_orientations}
+    if not args.count:
+        data["placements"] = [{**p.to_json(), "notation": placement_to_text(p, ed)} for v in per.values() for p in v]
+    if args.count:
+        text = "\n".join([f"{t}: {len(v)}" for t, v in per.items()] + [f"total: {total}"])
+    else:
+        lines = []
+        for t, v in per.items():
+            lines.append(f"{t}: {len(v)} legal placement(s)")
+            lines += ["  " + placement_to_text(p, ed) for p in v]
+        lines.append(f"total: {total}")
+        text = "\n".join(lines)
+    return Answer(data, text, OK if total else NO)
+
+
+def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> None:  # type: ignore[type-arg]
+    grp = sub.add_parser(name, aliases=aliases, help="Gnome Hollow: hex tiles, mushroom rings, market",
+                         description="Gnome Hollow: positions, tile placements, rings, solvers.")
+    grp.set_defaults(group_parser=grp, func=None)
+    verbs = grp.add_subparsers(dest="verb", metavar="VERB")
+
+    p = verbs.add_parser("new", help="the table at setup")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0, help="shuffles the bag (default 0)")
+    add_common(p)
+    p.set_defaults(func=cmd_new)
+
+    p = verbs.add_parser("random", help="the table after K random legal turns")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--turns", type=int, default=6, metavar="K")
+    p.add_argument("--players", type=int, default=2)
+    add_common(p)
+    p.set_defaults(func=cmd_random)
+
+    p = verbs.add_parser("show", help="read a position (text or JSON), print it with its rings and open networks")
+    p.add_argument("position", help="position file, or - for stdin")
+    add_common(p)
+    p.set_defaults(func=cmd_show)
+
+    p = verbs.add_parser("check", help="are these placements legal? every broken rule, rings closed, who collects")
+    p.add_argument("position", help="position file, or - for stdin")
+    p.add_argument("--place", nargs="+", metavar="PLACEMENT",
+                   help="1-4 placements in order: TILE@Q,R[:r0-r5|m0-m5] or JSON objects")
+    p.add_argument("--permit", action="append", metavar="PLAYER",
+                   help="a player who gives permission to extend their claimed network (repeatable)")
+    p.add_argument("--any-tile", action="store_true", help="do not check that tiles are offered or stored")
+    add_common(p)
+    p.set_defaults(func=cmd_check)
+
+    p = verbs.add_parser("moves", help="every legal placement of the offered and stored tiles (or --tile)")
+    p.add_argument("position", help="position file, or - for stdin")
+    p.add_argument("--tile", metavar="T", help="a tile id or a comma list")
+    p.add_argument("--permit", action="append", metavar="PLAYER")
+    p.add_argument("--all-orientations", action="store_true",
+                   help="list every orientation, not one per distinct look")
+    p.add_argument("--count", action="store_true", help="print only the counts")
+    add_common(p)
+    p.set_defaults(func=cmd_moves)

@@ -1,0 +1,617 @@
+"""Gnome Hollow notations: positions as text and JSON, placements as text and JSON.
+
+Placement text: ``TILE@Q,R:ORIENT`` where ORIENT is ``r0``-``r5`` (turned clockwise by that many
+sixths), ``m0``-``m5`` (the mirrored back, then turned) or a number 0-11 (``m`` k = 6 + k);
+``:ORIENT`` may be left out (``r0``).  Wildflower tiles are written ``W3@Q,R``.
+
+Text position (documented in docs/formats-gnome-hollow.md)::
+
+    gnome-hollow position
+    edition: default
+    to-move: red
+    tiles: S@0,0:r0 G12@1,-1:r3 W3@0,1
+    offered: G01 G02 G05 G07 G10 G11 G20 G33
+    bag: G03 G04 ...
+    ...
+    player: red
+      mushrooms: red=1 teal=2
+      gnomes: 1,-1.0 market
+
+Both notations round-trip exactly: ``parse(print(p)) == p``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from models.core.errors import NotationError
+from models.core.hexgrid import Hex
+from models.core.jsonpos import loads_with_positions, path_str
+from models.gnome_hollow.edition import GnomeHollowEdition
+from models.gnome_hollow.placement import Placement
+from models.gnome_hollow.position import (
+    FLOWERS,
+    MARKET,
+    Gnome,
+    GnomeAt,
+    Placed,
+    PlayerState,
+    Position,
+)
+
+HEADER = "gnome-hollow position"
+_PLACE = re.compile(r"^([^\s@:,#=]+)@(-?\d+),(-?\d+)(?::(r[0-5]|m[0-5]|\d+))?$")
+_PATHREF = re.compile(r"^(-?\d+),(-?\d+)\.(\d+)$")
+
+
+# ---------------------------------------------------------------------------------------------
+# placements
+
+
+def orientation_text(o: int) -> str:
+    return f"m{o - 6}" if o >= 6 else f"r{o}"
+
+
+def placement_to_text(p: Placement | Placed, edition: GnomeHollowEdition | None = None) -> str:
+    if edition is not None and p.tile in edition.wildflowers:
+        return f"{p.tile}@{p.cell[0]},{p.cell[1]}"
+    return f"{p.tile}@{p.cell[0]},{p.cell[1]}:{orientation_text(p.orientation)}"
+
+
+def _parse_orientation(s: str | None) -> int | None:
+    if s is None:
+        return 0
+    if s[0] in "rm":
+        return int(s[1:]) + (6 if s[0] == "m" else 0)
+    v = int(s)
+    return v if 0 <= v < 12 else None
+
+
+def parse_placement_token(tok: str, source: str = "<placement>", line: int | None = None,
+                          column: int | None = None) -> Placement:
+    """``G12@1,-1:r3`` -> Placement (NotationError, located, when malformed)."""
+    m = _PLACE.match(tok)
+    o = _parse_orientation(m.group(4)) if m else None
+    if not m or o is None:
+        raise NotationError("expected a placement TILE@Q,R[:ORIENT] (ORIENT r0-r5, m0-m5 or 0-11), e.g. G12@1,-1:r3",
+                            source=source, line=line, column=column, text=tok)
+    return Placement(m.group(1), (int(m.group(2)), int(m.group(3))), o)
+
+
+def parse_placement(text: str, source: str = "--place") -> Placement:
+    """A placement from the command line: the text token or a JSON object."""
+    t = text.strip()
+    if t.startswith("{"):
+        data, positions = loads_with_positions(t, source)
+        rd = _Reader(positions, source)
+        return rd.placement(data, ())
+    return parse_placement_token(t, source, 1, 1)
+
+
+def parse_placements(texts: list[str], source: str = "--place") -> list[Placement]:
+    """Each argument may hold several placements separated by spaces or commas-free tokens."""
+    out: list[Placement] = []
+    for t in texts:
+        if t.strip().startswith("{") or t.strip().startswith("["):
+            if t.strip().startswith("["):
+                data, positions = loads_with_positions(t, source)
+                rd = _Reader(positions, source)
+                for i, x in enumerate(rd.list_(data, ())):
+                    out.append(rd.placement(x, (i,)))
+            else:
+                out.append(parse_placement(t, source))
+            continue
+        col = 1
+        for tok in t.split():
+            out.append(parse_placement_token(tok, source, 1, t.index(tok, col - 1) + 1))
+            col = t.index(tok, col - 1) + len(tok) + 1
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON
+
+
+def _pathref_json(k: tuple[Hex, int]) -> dict[str, Any]:
+    return {"cell": [k[0][0], k[0][1]], "path": k[1]}
+
+
+def _gnome_at_json(at: GnomeAt) -> Any:
+    if at is None or isinstance(at, str):
+        return at
+    return _pathref_json(at)
+
+
+def position_to_json(pos: Position, edition: GnomeHollowEdition) -> dict[str, Any]:
+    """The position as a JSON-ready dict (documented keys, stable order)."""
+    cols = edition.colours
+    return {
+        "game": "gnome-hollow",
+        "edition": pos.edition,
+        "options": dict(pos.options),
+        "to_move": pos.mover.name if pos.players else None,
+        "tiles": [{"tile": t.tile, "cell": list(t.cell), "orientation": t.orientation} for t in pos.tiles],
+        "offered": list(pos.offered),
+        "bag": list(pos.bag),
+        "sunset": list(pos.sunset),
+        "end_triggered": pos.end_triggered,
+        "market": {c: list(pos.market.get(c, ())) for c in cols},
+        "market_tokens": {c: pos.market_tokens.get(c, 0) for c in cols},
+        "flower_market": dict(pos.flower_market),
+        "wildflower_supply": dict(pos.wildflower_supply),
+        "signposts": list(pos.signposts),
+        "placed_signposts": [{"signpost": s, "ring": _pathref_json(k)} for s, k in pos.placed_signposts],
+        "pots": [{"ring": _pathref_json(k), "mushrooms": {c: m.get(c, 0) for c in cols}} for k, m in pos.pots],
+        "players": [
+            {
+                "name": p.name,
+                "mushrooms": {c: p.mushrooms.get(c, 0) for c in cols},
+                "treasures": {k: p.treasures.get(k, 0) for k in edition.treasures},
+                "flowers": list(p.flowers),
+                "rings": [[s, r] for s, r in p.rings],
+                "storage": list(p.storage),
+                "gnomes": [{"at": _gnome_at_json(g.at), "down": g.down} for g in pos.gnomes if g.player == p.name],
+            }
+            for p in pos.players
+        ],
+    }
+
+
+POSITION_KEYS = {"game", "edition", "options", "to_move", "tiles", "offered", "bag", "sunset", "end_triggered",
+                 "market", "market_tokens", "flower_market", "wildflower_supply", "signposts", "placed_signposts",
+                 "pots", "players"}
+PLAYER_KEYS = {"name", "mushrooms", "treasures", "flowers", "rings", "storage", "gnomes"}
+
+
+class _Reader:
+    def __init__(self, positions: dict[Any, tuple[int, int]], source: str) -> None:
+        self.positions = positions
+        self.source = source
+
+    def err(self, path: tuple[Any, ...], expected: str, found: Any = None) -> NotationError:
+        p = path
+        while p and p not in self.positions:
+            p = p[:-1]
+        line, col = self.positions.get(p, (None, None))
+        text = None if found is None else (repr(found) if len(repr(found)) <= 40 else repr(found)[:37] + "...")
+        return NotationError(f"{path_str(path)}: expected {expected}", source=self.source, line=line, column=col,
+                             text=text)
+
+    def int_(self, v: Any, path: tuple[Any, ...], low: int | None = None) -> int:
+        if not isinstance(v, int) or isinstance(v, bool) or (low is not None and v < low):
+            raise self.err(path, "a whole number" + (f" >= {low}" if low is not None else ""), v)
+        return v
+
+    def str_(self, v: Any, path: tuple[Any, ...], what: str = "a string") -> str:
+        if not isinstance(v, str) or not v:
+            raise self.err(path, what, v)
+        return v
+
+    def list_(self, v: Any, path: tuple[Any, ...]) -> list[Any]:
+        if not isinstance(v, list):
+            raise self.err(path, "a list", v)
+        return v
+
+    def obj(self, v: Any, path: tuple[Any, ...], keys: set[str] | None = None,
+            what: str = "an object") -> dict[str, Any]:
+        if not isinstance(v, dict):
+            raise self.err(path, what, v)
+        if keys is not None:
+            extra = sorted(set(v) - keys)
+            if extra:
+                raise self.err(path + (extra[0],), "one of the keys " + ", ".join(sorted(keys)), extra[0])
+        return v
+
+    def cell(self, v: Any, path: tuple[Any, ...]) -> Hex:
+        if not isinstance(v, list) or len(v) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            raise self.err(path, "a cell [q, r]", v)
+        return (v[0], v[1])
+
+    def pathref(self, v: Any, path: tuple[Any, ...]) -> tuple[Hex, int]:
+        o = self.obj(v, path, {"cell", "path"}, 'a path reference {"cell": [q, r], "path": k}')
+        if "cell" not in o or "path" not in o:
+            raise self.err(path, 'keys "cell" and "path"')
+        return (self.cell(o["cell"], path + ("cell",)), self.int_(o["path"], path + ("path",), 0))
+
+    def counts(self, v: Any, path: tuple[Any, ...]) -> dict[str, int]:
+        o = self.obj(v, path, None, "an object name -> count")
+        return {k: self.int_(x, path + (k,), 0) for k, x in o.items()}
+
+    def strs(self, v: Any, path: tuple[Any, ...]) -> tuple[str, ...]:
+        return tuple(self.str_(x, path + (i,), "a name") for i, x in enumerate(self.list_(v, path)))
+
+    def placement(self, v: Any, path: tuple[Any, ...]) -> Placement:
+        o = self.obj(v, path, {"tile", "cell", "orientation"}, 'a placement {"tile", "cell", "orientation"}')
+        if "tile" not in o or "cell" not in o:
+            raise self.err(path, 'keys "tile" and "cell" in the placement object')
+        orient = self.int_(o.get("orientation", 0), path + ("orientation",), 0)
+        if orient > 11:
+            raise self.err(path + ("orientation",), "an orientation 0-11", orient)
+        return Placement(self.str_(o["tile"], path + ("tile",), "a tile id"), self.cell(o["cell"], path + ("cell",)),
+                         orient)
+
+    def gnome_at(self, v: Any, path: tuple[Any, ...]) -> GnomeAt:
+        if v is None or v in (MARKET, FLOWERS):
+            return v  # type: ignore[no-any-return]
+        if isinstance(v, str):
+            raise self.err(path, f'null, "{MARKET}", "{FLOWERS}" or a path reference', v)
+        return self.pathref(v, path)
+
+
+def position_from_json(text: str, source: str, edition: GnomeHollowEdition) -> Position:
+    data, positions = loads_with_positions(text, source)
+    rd = _Reader(positions, source)
+    d = rd.obj(data, (), None, "a position object")
+    if d.get("game", "gnome-hollow") != "gnome-hollow":
+        raise rd.err(("game",), "'gnome-hollow' (this is a Gnome Hollow command)", d.get("game"))
+    extra = sorted(set(d) - POSITION_KEYS - {"warnings"})
+    if extra:
+        raise rd.err((extra[0],), "one of the position keys: " + ", ".join(sorted(POSITION_KEYS)), extra[0])
+    players: list[PlayerState] = []
+    gnomes: list[Gnome] = []
+    for i, x in enumerate(rd.list_(d.get("players", []), ("players",))):
+        p = ("players", i)
+        po = rd.obj(x, p, PLAYER_KEYS, "a player object")
+        name = rd.str_(po.get("name"), p + ("name",), "a player name")
+        if any(ch.isspace() for ch in name):
+            raise rd.err(p + ("name",), "a player name without spaces", name)
+        rings = []
+        for j, r in enumerate(rd.list_(po.get("rings", []), p + ("rings",))):
+            if not isinstance(r, list) or len(r) != 2:
+                raise rd.err(p + ("rings", j), "a ring board space [size, row]", r)
+            rings.append((rd.int_(r[0], p + ("rings", j, 0), 1), rd.int_(r[1], p + ("rings", j, 1), 1)))
+        for j, g in enumerate(rd.list_(po.get("gnomes", []), p + ("gnomes",))):
+            go = rd.obj(g, p + ("gnomes", j), {"at", "down"}, 'a gnome {"at": ..., "down": false}')
+            down = go.get("down", False)
+            if not isinstance(down, bool):
+                raise rd.err(p + ("gnomes", j, "down"), "true or false", down)
+            gnomes.append(Gnome(name, rd.gnome_at(go.get("at"), p + ("gnomes", j, "at")), down))
+        players.append(PlayerState(
+            name=name,
+            mushrooms=rd.counts(po.get("mushrooms", {}), p + ("mushrooms",)),
+            treasures=rd.counts(po.get("treasures", {}), p + ("treasures",)),
+            flowers=rd.strs(po.get("flowers", []), p + ("flowers",)),
+            rings=tuple(rings),
+            storage=rd.strs(po.get("storage", []), p + ("storage",)),
+        ))
+    to_move = 0
+    if d.get("to_move") is not None:
+        tm = rd.str_(d["to_move"], ("to_move",), "a player name")
+        names = [p.name for p in players]
+        if tm not in names:
+            raise rd.err(("to_move",), "the name of a player: " + ", ".join(names), tm)
+        to_move = names.index(tm)
+    tiles = tuple(
+        rd.placement(x, ("tiles", i)).as_placed() for i, x in enumerate(rd.list_(d.get("tiles", [
+            {"tile": "S", "cell": [0, 0], "orientation": 0}]), ("tiles",))))
+    market = {c: tuple(rd.int_(n, ("market", c, j), 1) for j, n in enumerate(rd.list_(v, ("market", c))))
+              for c, v in rd.obj(d.get("market", {}), ("market",)).items()}
+    options = rd.obj(d.get("options", {}), ("options",))
+    for k, v in options.items():
+        rd.str_(v, ("options", k), "an option value")
+    end = d.get("end_triggered", False)
+    if not isinstance(end, bool):
+        raise rd.err(("end_triggered",), "true or false", end)
+    placed_sp = []
+    for i, x in enumerate(rd.list_(d.get("placed_signposts", []), ("placed_signposts",))):
+        o = rd.obj(x, ("placed_signposts", i), {"signpost", "ring"}, '{"signpost": id, "ring": path reference}')
+        placed_sp.append((rd.str_(o.get("signpost"), ("placed_signposts", i, "signpost"), "a signpost id"),
+                          rd.pathref(o.get("ring"), ("placed_signposts", i, "ring"))))
+    pots = []
+    for i, x in enumerate(rd.list_(d.get("pots", []), ("pots",))):
+        o = rd.obj(x, ("pots", i), {"ring", "mushrooms"}, '{"ring": path reference, "mushrooms": {...}}')
+        pots.append((rd.pathref(o.get("ring"), ("pots", i, "ring")),
+                     {k: v for k, v in rd.counts(o.get("mushrooms", {}), ("pots", i, "mushrooms")).items() if v}))
+    edname = d.get("edition", edition.name)
+    pos = Position(
+        players=tuple(players),
+        tiles=tiles,
+        to_move=to_move,
+        gnomes=tuple(gnomes),
+        offered=rd.strs(d.get("offered", []), ("offered",)),
+        bag=rd.strs(d.get("bag", []), ("bag",)),
+        sunset=rd.strs(d.get("sunset", []), ("sunset",)),
+        end_triggered=end,
+        market=market,
+        market_tokens=rd.counts(d.get("market_tokens", {}), ("market_tokens",)),
+        flower_market=rd.counts(d.get("flower_market", {}), ("flower_market",)),
+        wildflower_supply=rd.counts(d.get("wildflower_supply", {}), ("wildflower_supply",)),
+        signposts=rd.strs(d.get("signposts", []), ("signposts",)),
+        placed_signposts=tuple(placed_sp),
+        pots=tuple(pots),
+        options={k: str(v) for k, v in options.items()},
+        edition=rd.str_(edname, ("edition",), "an edition name"),
+    )
+    probs = pos.problems(edition)
+    if probs:
+        key = _guess_key(probs[0])
+        line, col = positions.get((key,), positions.get((), (None, None))) if key else positions.get((), (1, 1))
+        raise NotationError("the position is not well formed: " + "; ".join(probs), source=source, line=line,
+                            column=col)
+    return pos
+
+
+def _guess_key(problem: str) -> str | None:
+    for word, key in (("tile", "tiles"), ("gnome", "players"), ("player", "players"), ("market", "market"),
+                      ("signpost", "placed_signposts"), ("pot", "pots"), ("option", "options"),
+                      ("wildflower supply", "wildflower_supply"), ("flower market", "flower_market")):
+        if word in problem:
+            return key
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Text
+
+
+def _pathref_text(k: tuple[Hex, int]) -> str:
+    return f"{k[0][0]},{k[0][1]}.{k[1]}"
+
+
+def _gnome_text(g: Gnome) -> str:
+    at = g.at
+    s = "-" if at is None else (at if isinstance(at, str) else _pathref_text(at))
+    return s + ("!" if g.down else "")
+
+
+def _kv(d: dict[str, int], order: tuple[str, ...] | list[str] | None = None) -> str:
+    keys = list(order) if order is not None else list(d)
+    keys += [k for k in d if k not in keys]
+    return " ".join(f"{k}={d.get(k, 0)}" for k in keys) or "-"
+
+
+def _words(xs: tuple[str, ...] | list[str]) -> str:
+    return " ".join(xs) if xs else "-"
+
+
+def position_to_text(pos: Position, edition: GnomeHollowEdition) -> str:
+    """The position as the documented text (parse it back with position_from_text)."""
+    cols = edition.colours
+    lines = [HEADER, f"edition: {pos.edition}"]
+    lines.append("options: " + (" ".join(f"{k}={v}" for k, v in pos.options.items()) or "-"))
+    lines.append(f"to-move: {pos.mover.name if pos.players else '-'}")
+    lines.append("tiles: " + " ".join(placement_to_text(t, edition) for t in pos.tiles))
+    lines.append("offered: " + _words(pos.offered))
+    lines.append("bag: " + _words(pos.bag))
+    lines.append("sunset: " + _words(pos.sunset))
+    lines.append("end-triggered: " + ("yes" if pos.end_triggered else "no"))
+    lines.append("market: " + " ".join(
+        f"{c}=" + (",".join(map(str, pos.market.get(c, ()))) or "-") for c in cols))
+    lines.append("market-tokens: " + _kv(pos.market_tokens, cols))
+    lines.append("flower-market: " + (_kv(pos.flower_market) if pos.flower_market else "-"))
+    lines.append("wildflower-supply: " + (_kv(pos.wildflower_supply) if pos.wildflower_supply else "-"))
+    lines.append("signposts: " + _words(pos.signposts))
+    lines.append("placed-signposts: " + _words([f"{s}@{_pathref_text(k)}" for s, k in pos.placed_signposts]))
+    lines.append("pots: " + _words([f"{_pathref_text(k)}=" + (",".join(f"{c}:{n}" for c, n in m.items() if n) or "0")
+                                    for k, m in pos.pots]))
+    for p in pos.players:
+        lines.append(f"player: {p.name}")
+        lines.append("  mushrooms: " + _kv(p.mushrooms, cols))
+        lines.append("  treasures: " + _kv(p.treasures, list(edition.treasures)))
+        lines.append("  flowers: " + _words(p.flowers))
+        lines.append("  rings: " + _words([f"{s}.{r}" for s, r in p.rings]))
+        lines.append("  storage: " + _words(p.storage))
+        lines.append("  gnomes: " + _words([_gnome_text(g) for g in pos.gnomes if g.player == p.name]))
+    return "\n".join(lines) + "\n"
+
+
+TOP_KEYS = ("edition", "options", "to-move", "tiles", "offered", "bag", "sunset", "end-triggered", "market",
+            "market-tokens", "flower-market", "wildflower-supply", "signposts", "placed-signposts", "pots", "player")
+PLAYER_TEXT_KEYS = ("mushrooms", "treasures", "flowers", "rings", "storage", "gnomes")
+
+
+class _TextReader:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def err(self, line: int, col: int, expected: str, found: str | None = None) -> NotationError:
+        return NotationError(f"expected {expected}", source=self.source, line=line, column=col, text=found)
+
+    def tokens(self, value: str, line: int, vcol: int) -> list[tuple[str, int]]:
+        out = []
+        pos = 0
+        for tok in value.split():
+            pos = value.index(tok, pos)
+            out.append((tok, vcol + pos))
+            pos += len(tok)
+        if len(out) == 1 and out[0][0] == "-":
+            return []
+        return out
+
+    def counts(self, value: str, line: int, vcol: int) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for tok, col in self.tokens(value, line, vcol):
+            k, eq, v = tok.partition("=")
+            if not eq or not k or not v.isdigit():
+                raise self.err(line, col, "NAME=COUNT", tok)
+            if k in out:
+                raise self.err(line, col, f"{k} only once", tok)
+            out[k] = int(v)
+        return out
+
+    def pathref(self, tok: str, line: int, col: int) -> tuple[Hex, int]:
+        m = _PATHREF.match(tok)
+        if not m:
+            raise self.err(line, col, "a path reference Q,R.K (path K of the tile at Q,R)", tok)
+        return ((int(m.group(1)), int(m.group(2))), int(m.group(3)))
+
+
+def position_from_text(text: str, source: str, edition: GnomeHollowEdition) -> Position:
+    rd = _TextReader(source)
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i >= len(lines) or lines[i].strip() != HEADER:
+        raise rd.err(i + 1 if i < len(lines) else 1, 1, f"the header line {HEADER!r}",
+                     lines[i].strip() if i < len(lines) else "end of input")
+    top: dict[str, tuple[str, int, int]] = {}
+    players: list[tuple[str, int, dict[str, tuple[str, int, int]]]] = []
+    for n in range(i + 1, len(lines)):
+        raw = lines[n]
+        ln = n + 1
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        indent = len(raw) - len(raw.lstrip())
+        key, colon, value = raw.strip().partition(":")
+        if not colon:
+            raise rd.err(ln, indent + 1, "KEY: VALUE", raw.strip())
+        vcol = indent + len(key) + 2 + (len(value) - len(value.lstrip()))
+        value = value.strip()
+        if indent:
+            if not players:
+                raise rd.err(ln, 1, "'player: NAME' before indented player lines", raw.strip())
+            if key not in PLAYER_TEXT_KEYS:
+                raise rd.err(ln, indent + 1, "a player key: " + ", ".join(PLAYER_TEXT_KEYS), key)
+            if key in players[-1][2]:
+                raise rd.err(ln, indent + 1, f"{key} only once per player", key)
+            players[-1][2][key] = (value, ln, vcol)
+            continue
+        if key not in TOP_KEYS:
+            raise rd.err(ln, 1, "a key: " + ", ".join(TOP_KEYS), key)
+        if key == "player":
+            if not value or " " in value:
+                raise rd.err(ln, vcol, "a player name without spaces", value)
+            if any(p[0] == value for p in players):
+                raise rd.err(ln, vcol, "a new player name", value)
+            players.append((value, ln, {}))
+            continue
+        if key in top:
+            raise rd.err(ln, 1, f"{key} only once", key)
+        top[key] = (value, ln, vcol)
+
+    def get(key: str, default: str = "-") -> tuple[str, int, int]:
+        return top.get(key, (default, 1, 1))
+
+    pstates: list[PlayerState] = []
+    gnomes: list[Gnome] = []
+    for name, _ln, keys in players:
+        def pk(k: str, keys: dict[str, tuple[str, int, int]] = keys, ln0: int = _ln) -> tuple[str, int, int]:
+            return keys.get(k, ("-", ln0, 1))
+        rings = []
+        v, ln, c = pk("rings")
+        for tok, col in rd.tokens(v, ln, c):
+            m = re.match(r"^(\d+)\.(\d+)$", tok)
+            if not m:
+                raise rd.err(ln, col, "a ring board space SIZE.ROW", tok)
+            rings.append((int(m.group(1)), int(m.group(2))))
+        v, ln, c = pk("gnomes")
+        for tok, col in rd.tokens(v, ln, c):
+            down = tok.endswith("!")
+            t = tok[:-1] if down else tok
+            at: GnomeAt
+            if t == "-":
+                at = None
+            elif t in (MARKET, FLOWERS):
+                at = t
+            else:
+                at = rd.pathref(t, ln, col)
+            gnomes.append(Gnome(name, at, down))
+        pstates.append(PlayerState(
+            name=name,
+            mushrooms=rd.counts(*pk("mushrooms")),
+            treasures=rd.counts(*pk("treasures")),
+            flowers=tuple(t for t, _ in rd.tokens(*pk("flowers"))),
+            rings=tuple(rings),
+            storage=tuple(t for t, _ in rd.tokens(*pk("storage"))),
+        ))
+    to_move = 0
+    v, ln, c = get("to-move")
+    names = [p.name for p in pstates]
+    if v != "-":
+        if v not in names:
+            raise rd.err(ln, c, "the name of a player: " + ", ".join(names), v)
+        to_move = names.index(v)
+    v, ln, c = get("tiles", "S@0,0:r0")
+    tiles = tuple(parse_placement_token(tok, source, ln, col).as_placed() for tok, col in rd.tokens(v, ln, c))
+    market: dict[str, tuple[int, ...]] = {}
+    v, ln, c = get("market")
+    for tok, col in rd.tokens(v, ln, c):
+        k, eq, rest = tok.partition("=")
+        if not eq or not k:
+            raise rd.err(ln, col, "COLOUR=N,N,... or COLOUR=- (blocked spaces by mushrooms)", tok)
+        if rest != "-":
+            parts = rest.split(",")
+            if not all(x.isdigit() for x in parts):
+                raise rd.err(ln, col, "COLOUR=N,N,... (blocked spaces by mushrooms)", tok)
+            market[k] = tuple(int(x) for x in parts)
+    options: dict[str, str] = {}
+    v, ln, c = get("options")
+    for tok, col in rd.tokens(v, ln, c):
+        k, eq, val = tok.partition("=")
+        if not eq or not val:
+            raise rd.err(ln, col, "NAME=VALUE", tok)
+        options[k] = val
+    v, ln, c = get("end-triggered", "no")
+    if v not in ("yes", "no"):
+        raise rd.err(ln, c, "yes or no", v)
+    end = v == "yes"
+    placed_sp = []
+    v, ln, c = get("placed-signposts")
+    for tok, col in rd.tokens(v, ln, c):
+        s, at, ref = tok.partition("@")
+        if not at or not s:
+            raise rd.err(ln, col, "SIGNPOST@Q,R.K", tok)
+        placed_sp.append((s, rd.pathref(ref, ln, col + len(s) + 1)))
+    pots = []
+    v, ln, c = get("pots")
+    for tok, col in rd.tokens(v, ln, c):
+        ref, eq, rest = tok.partition("=")
+        if not eq:
+            raise rd.err(ln, col, "Q,R.K=COLOUR:N,...", tok)
+        m: dict[str, int] = {}
+        if rest != "0":
+            for part in rest.split(","):
+                k, colon, n = part.partition(":")
+                if not colon or not n.isdigit():
+                    raise rd.err(ln, col, "Q,R.K=COLOUR:N,...", tok)
+                m[k] = int(n)
+        pots.append((rd.pathref(ref, ln, col), {k: n for k, n in m.items() if n}))
+    ed_name, _, _ = get("edition", edition.name)
+    pos = Position(
+        players=tuple(pstates),
+        tiles=tiles,
+        to_move=to_move,
+        gnomes=tuple(gnomes),
+        offered=tuple(t for t, _ in rd.tokens(*get("offered"))),
+        bag=tuple(t for t, _ in rd.tokens(*get("bag"))),
+        sunset=tuple(t for t, _ in rd.tokens(*get("sunset"))),
+        end_triggered=end,
+        market=market,
+        market_tokens=rd.counts(*get("market-tokens")),
+        flower_market=rd.counts(*get("flower-market")),
+        wildflower_supply=rd.counts(*get("wildflower-supply")),
+        signposts=tuple(t for t, _ in rd.tokens(*get("signposts"))),
+        placed_signposts=tuple(placed_sp),
+        pots=tuple(pots),
+        options=options,
+        edition=ed_name,
+    )
+    probs = pos.problems(edition)
+    if probs:
+        line, col = _locate_problem(probs[0], lines)
+        raise NotationError("the position is not well formed: " + "; ".join(probs), source=source, line=line,
+                            column=col)
+    return pos
+
+
+def _locate_problem(problem: str, lines: list[str]) -> tuple[int | None, int | None]:
+    """The first line holding a token the problem quotes (a tile id, a cell, a name)."""
+    cands = re.findall(r"'([^']+)'", problem) + re.findall(r"(-?\d+,-?\d+)", problem) + problem.split()
+    for cand in cands:
+        if len(cand) < 2:
+            continue
+        for n, line in enumerate(lines, start=1):
+            j = line.find(cand)
+            if j >= 0 and ":" in line:
+                return n, j + 1
+    return None, None
+
+
+def read_position(text: str, source: str, edition: GnomeHollowEdition) -> Position:
+    """Text or JSON (detected by a leading ``{``)."""
+    if text.lstrip().startswith("{"):
+        return position_from_json(text, source, edition)
+    return position_from_text(text, source, edition)
+

@@ -1,0 +1,347 @@
+"""Placing tiles: legality with every broken rule, and what a sequence of placements closes.
+
+``check_sequence`` takes one to four placements in order (the two offered tiles and up to two
+stored ones) and reports, per tile, every rule it breaks:
+
+* ``unknown-tile``  the id is not in the edition;
+* ``supply``        the tile is neither offered nor in the mover's storage (or used twice, or a
+                    third offered / stored tile);
+* ``occupied``      the cell already holds a tile;
+* ``not-adjacent``  the cell touches neither the Stump nor a placed tile;
+* ``edges``         across a shared edge a path meets grass (each such edge named);
+* ``two-gnomes``    a path would join two unfinished networks that each hold a gnome;
+* ``permission``    it extends a network claimed by another player's gnome and that player did not
+                    give permission (``permits``); wildflower tiles never need permission.
+
+For a legal sequence it lists every network closed, in order: rings (size = distinct tiles, the
+Stump and wildflowers counted once; every mushroom on the network) with who collects them, and
+closed networks that are not rings.  Tiles are laid even when illegal (if their cell is free) so
+that later tiles are judged against the garden the player describes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from models.core.errors import NotationError
+from models.core.hexgrid import Hex, hex_name, neighbour, opposite
+from models.gnome_hollow.edition import GnomeHollowEdition
+from models.gnome_hollow.networks import ClosedNetwork, Networks
+from models.gnome_hollow.position import Gnome, Placed, Position, edge_mismatches
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One tile to lay: id, cell and orientation (0-11; wildflowers ignore orientation)."""
+
+    tile: str
+    cell: Hex
+    orientation: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tile": self.tile, "cell": list(self.cell), "orientation": self.orientation}
+
+    def as_placed(self) -> Placed:
+        return Placed(self.tile, self.cell, self.orientation)
+
+
+@dataclass(frozen=True)
+class Violation:
+    rule: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"rule": self.rule, "message": self.message}
+
+
+@dataclass(frozen=True)
+class RingReport:
+    """A ring a sequence closed and who gets what from it."""
+
+    index: int  # 1-based, in the order the sequence closes rings
+    by_tile: int  # 1-based index of the placement that closed it
+    network: ClosedNetwork
+    claimed_by: str | None  # player whose standing gnome is on it
+    collector: str | None  # who takes the mushrooms now (None: they wait in the ring or for claimant)
+    marker: str | None  # who moves a ring marker for it (now or at their next turn)
+    when: str  # "now", "next-turn" (claimant scores at the start of their turn) or "pot"
+
+    def to_json(self, edition: GnomeHollowEdition) -> dict[str, Any]:
+        n = self.network
+        return {
+            "index": self.index,
+            "closed_by": self.by_tile,
+            "size": n.size,
+            "mushrooms": {c: n.mushrooms.get(c, 0) for c in edition.colours},
+            "tiles": [list(c) for c in n.tiles],
+            "paths": [{"cell": list(c), "path": k} for c, k in n.paths],
+            "claimed_by": self.claimed_by,
+            "collector": self.collector,
+            "marker": self.marker,
+            "when": self.when,
+        }
+
+
+@dataclass
+class TileReport:
+    placement: Placement
+    violations: list[Violation] = field(default_factory=list)
+    source: str | None = None  # "offered", "storage" (None when not checked or unknown)
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+
+@dataclass
+class SequenceReport:
+    """The answer of ``check``: per tile reasons, rings closed, who collects."""
+
+    mover: str
+    tiles: list[TileReport]
+    rings: list[RingReport]
+    trees: list[tuple[int, ClosedNetwork]]  # (placement index, closed network without a cycle)
+    permits: tuple[str, ...]
+    wildflower_rule: str
+    offered_used: int
+
+    @property
+    def legal(self) -> bool:
+        return all(t.legal for t in self.tiles)
+
+    @property
+    def reasons(self) -> list[str]:
+        out = []
+        for i, t in enumerate(self.tiles, start=1):
+            for v in t.violations:
+                out.append(f"tile {i} ({t.placement.tile} at {hex_name(t.placement.cell)}): {v.message}")
+        return out
+
+    @property
+    def needs_permission(self) -> list[str]:
+        return sorted({v.message.rsplit(" ", 1)[-1] for t in self.tiles for v in t.violations
+                       if v.rule == "permission"})
+
+    def to_json(self, edition: GnomeHollowEdition) -> dict[str, Any]:
+        legal = self.legal
+        rings = [r.to_json(edition) for r in self.rings]
+        return {
+            "legal": legal,
+            "reasons": self.reasons,
+            "rings": rings if legal else [],
+            "rings_if_placed": rings,
+            "closed_not_rings": [
+                {"closed_by": i, "size": n.size, "tiles": [list(c) for c in n.tiles],
+                 "mushrooms": {c: n.mushrooms.get(c, 0) for c in edition.colours}}
+                for i, n in self.trees
+            ],
+            "mover": self.mover,
+            "permits": list(self.permits),
+            "needs_permission_from": self.needs_permission,
+            "tiles": [
+                {**t.placement.to_json(), "legal": t.legal, "source": t.source,
+                 "violations": [v.to_json() for v in t.violations]}
+                for t in self.tiles
+            ],
+            "offered_used": self.offered_used,
+            "turn_complete": self.offered_used == 2,
+            "options": {"wildflower_after_ring": self.wildflower_rule},
+        }
+
+
+def touched_groups(nets: Networks, p: Placement, edition: GnomeHollowEdition) -> list[set[int]]:
+    """For each new path (or the new wildflower's hub): the roots of unfinished networks it would join."""
+    tile = edition.tile(p.tile)
+    if tile.wildflower:
+        g: set[int] = set()
+        for e in range(6):
+            n = neighbour(p.cell, e)
+            got = nets.grid.get(n)
+            if got is None or got[0].wildflower:
+                continue
+            j = got[0].edge_path[got[1]][opposite(e)]
+            if j >= 0:
+                r = nets.root_of((n, j))
+                if not nets.is_ring(r):
+                    g.add(r)
+        return [g]
+    groups: list[set[int]] = [set() for _ in tile.paths]
+    row = tile.edge_path[p.orientation]
+    for e in range(6):
+        i = row[e]
+        if i < 0:
+            continue
+        n = neighbour(p.cell, e)
+        got = nets.grid.get(n)
+        if got is None:
+            continue
+        u, uo = got
+        if u.wildflower:
+            h = nets.current_hub(n)
+            if h is not None and h >= 0:
+                groups[i].add(nets.find(h))
+            continue
+        j = u.edge_path[uo][opposite(e)]
+        if j >= 0:
+            r = nets.root_of((n, j))
+            if not nets.is_ring(r):
+                groups[i].add(r)
+    return groups
+
+
+def check_sequence(
+    pos: Position,
+    edition: GnomeHollowEdition,
+    placements: list[Placement],
+    permits: tuple[str, ...] = (),
+    check_supply: bool = True,
+) -> SequenceReport:
+    """Check placements in order; see the module docstring for the rules and the report."""
+    if not placements:
+        raise NotationError("no placements to check")
+    nets = pos.networks(edition)
+    mover = pos.mover.name
+    claims: dict[int, list[Gnome]] = pos.claims(edition, nets)
+    gnome_keys = [(g, g.at) for g in pos.gnomes if isinstance(g.at, tuple) and not g.down]
+    grid: dict[Hex, Placed] = dict(pos.at)
+    offered_left = list(pos.offered)
+    stored_left = list(pos.mover.storage)
+    offered_used = stored_used = 0
+    reports: list[TileReport] = []
+    rings: list[RingReport] = []
+    trees: list[tuple[int, ClosedNetwork]] = []
+    for idx, p in enumerate(placements, start=1):
+        rep = TileReport(p)
+        reports.append(rep)
+        if p.tile not in edition.all_tiles or p.tile == "S":
+            rep.violations.append(Violation("unknown-tile", f"unknown tile {p.tile!r}"))
+            continue
+        tile = edition.tile(p.tile)
+        if check_supply:
+            if p.tile in offered_left:
+                offered_left.remove(p.tile)
+                offered_used += 1
+                rep.source = "offered"
+                if offered_used > 2:
+                    rep.violations.append(Violation("supply", "a turn takes only 2 tiles from the garden tile board"))
+            elif p.tile in stored_left:
+                stored_left.remove(p.tile)
+                stored_used += 1
+                rep.source = "storage"
+            else:
+                if any(q.tile == p.tile for q in placements[: idx - 1]):
+                    why = "placed earlier in this sequence"
+                elif p.tile in {t.tile for t in pos.tiles}:
+                    why = "already in the garden"
+                else:
+                    why = f"neither offered nor in {mover}'s storage"
+                rep.violations.append(Violation("supply", f"{p.tile} is {why}"))
+        if p.cell in grid:
+            rep.violations.append(Violation("occupied", f"{hex_name(p.cell)} already holds {grid[p.cell].tile}"))
+            continue
+        if not any(neighbour(p.cell, e) in grid for e in range(6)):
+            rep.violations.append(Violation("not-adjacent", f"{hex_name(p.cell)} touches neither the Stump nor a "
+                                            "placed tile"))
+        if not 0 <= p.orientation < 12:
+            rep.violations.append(Violation("orientation", f"orientation {p.orientation} is not 0-11"))
+            continue
+        for _e, _n, _k, msg in edge_mismatches(edition, grid, p.as_placed()):
+            rep.violations.append(Violation("edges", msg))
+        groups = touched_groups(nets, p, edition)
+        for g in groups:
+            holders = [gn for r in sorted(g) for gn in claims.get(r, [])]
+            claimed_roots = [r for r in g if claims.get(r)]
+            if len(claimed_roots) >= 2:
+                who = ", ".join(sorted(gn.player for gn in holders))
+                rep.violations.append(Violation(
+                    "two-gnomes",
+                    f"would join {len(claimed_roots)} unfinished networks that each hold a gnome ({who})"))
+        if not tile.wildflower:
+            others = sorted({gn.player for g in groups for r in g for gn in claims.get(r, []) if gn.player != mover})
+            for who in others:
+                if who not in permits:
+                    rep.violations.append(Violation("permission", f"extends a network claimed by {who}'s gnome: "
+                                                    f"needs permission from {who}"))
+        # lay the tile and see what closes
+        grid[p.cell] = p.as_placed()
+        closed = nets.place(tile, p.cell, p.orientation)
+        claims = _claims(nets, gnome_keys)
+        for c in closed:
+            if not c.ring:
+                trees.append((idx, c))
+                continue
+            holders = sorted({g.player for g, k in gnome_keys if nets.find(nets.path_elem[k]) == c.root})
+            claimant = holders[0] if holders else None
+            if claimant is None:
+                rr = RingReport(len(rings) + 1, idx, c, None, None, mover, "pot")
+            elif claimant == mover:
+                rr = RingReport(len(rings) + 1, idx, c, mover, mover, mover, "now")
+            else:
+                rr = RingReport(len(rings) + 1, idx, c, claimant, claimant, claimant, "next-turn")
+            rings.append(rr)
+    return SequenceReport(mover, reports, rings, trees, tuple(permits), nets.rule, offered_used)
+
+
+def _claims(nets: Networks, gnome_keys: list[tuple[Gnome, Any]]) -> dict[int, list[Gnome]]:
+    out: dict[int, list[Gnome]] = {}
+    for g, k in gnome_keys:
+        if k in nets.path_elem:
+            r = nets.root_of(k)
+            if not nets.is_ring(r):
+                out.setdefault(r, []).append(g)
+    return out
+
+
+def legal_cells(pos: Position, nets: Networks) -> list[Hex]:
+    """Empty cells adjacent to the garden, sorted (row, then column)."""
+    from models.core.hexgrid import frontier
+
+    return sorted(frontier(nets.grid), key=lambda c: (c[1], c[0]))
+
+
+def legal_placements(pos: Position, edition: GnomeHollowEdition, tile_id: str, nets: Networks | None = None,
+                     permits: tuple[str, ...] = (), distinct: bool = True) -> list[Placement]:
+    """Every legal placement of one tile (supply not checked), one orientation per distinct look."""
+    nets = nets or pos.networks(edition)
+    tile = edition.tile(tile_id)
+    claims = pos.claims(edition, nets)
+    mover = pos.mover.name
+    out: list[Placement] = []
+    orients = (0,) if tile.wildflower else (tile.distinct_orientations if distinct else tuple(range(12)))
+    for cell in legal_cells(pos, nets):
+        for o in orients:
+            p = Placement(tile_id, cell, o)
+            if fits(nets, tile, cell, o) and _claims_ok(nets, p, edition, claims, mover, permits, tile.wildflower):
+                out.append(p)
+    return out
+
+
+def fits(nets: Networks, tile: Any, cell: Hex, o: int) -> bool:
+    """Edge matching only: every shared edge meets path to path or grass to grass."""
+    if tile.wildflower:
+        return True
+    row = tile.edge_path[o]
+    for e in range(6):
+        got = nets.grid.get(neighbour(cell, e))
+        if got is None or got[0].wildflower:
+            continue
+        if (row[e] >= 0) != (got[0].edge_path[got[1]][opposite(e)] >= 0):
+            return False
+    return True
+
+
+def _claims_ok(nets: Networks, p: Placement, edition: GnomeHollowEdition, claims: dict[int, list[Gnome]],
+               mover: str, permits: tuple[str, ...], wildflower: bool) -> bool:
+    if not claims:
+        return True
+    for g in touched_groups(nets, p, edition):
+        held = [r for r in g if claims.get(r)]
+        if len(held) >= 2:
+            return False
+        if not wildflower:
+            for r in held:
+                for gn in claims[r]:
+                    if gn.player != mover and gn.player not in permits:
+                        return False
+    return True

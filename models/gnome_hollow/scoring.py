@@ -1,0 +1,480 @@
+"""Playing a whole turn: place, resolve (rings, markers, bonuses, wildflowers), move a gnome; scoring.
+
+``apply_turn`` returns the next position and a report of what the mover gained.  Resolve choices
+(which row of the ring board, which signpost/tile/flower/mushrooms a bonus takes, which wildflower
+tile) come in :class:`MarkerChoice` values, one per ring marker move in order; a missing choice
+takes the documented default (first free row, first item in edition order).
+
+Reading of the rules (docs/rules/gnome-hollow.md): a ring the mover claims or nobody claims moves
+the mover's marker; a ring claimed by another player lays that gnome down and is scored (mushrooms
+and marker) at the start of that player's next turn; an unclaimed ring's mushrooms wait in it (a
+"pot") until a gnome claims it.  The garden tile board is refilled only when a random generator is
+given (the solver never counts on unknown draws).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from models.core.errors import IllegalMoveError
+from models.gnome_hollow.edition import GnomeHollowEdition
+from models.gnome_hollow.market import make_change, open_sales, treasure_points
+from models.gnome_hollow.networks import ClosedNetwork, PathKey
+from models.gnome_hollow.placement import Placement, check_sequence, legal_placements
+from models.gnome_hollow.position import FLOWERS, MARKET, Gnome, PlayerState, Position, markers_moved
+
+
+@dataclass(frozen=True)
+class MarkerChoice:
+    """How the mover uses one ring marker move (None / empty: the default)."""
+
+    row: int | None = None  # 1-based row of the column
+    signpost: str | None = None  # a new signpost id, or "use:ID" for one already in the garden
+    store: str | None = None  # offered tile to store
+    flower: str | None = None  # flower token to take
+    mushrooms: tuple[str, ...] = ()  # colours of the extra mushrooms
+    wildflower: str | None = None  # wildflower tile taken if this move reaches a wildflower slot
+    discard: str | None = None  # stored tile to discard when storage is full
+
+
+@dataclass(frozen=True)
+class GnomeAction:
+    """The optional gnome move: claim a path / pot ring, flower market, signpost, or market."""
+
+    gnome: int  # index among the mover's gnomes (position order)
+    kind: str  # "claim", "flowers", "signpost", "market"
+    at: PathKey | None = None
+    flower: str | None = None
+    sales: tuple[tuple[str, int], ...] = ()  # (colour, mushrooms)
+
+
+@dataclass(frozen=True)
+class Turn:
+    placements: tuple[Placement, ...]
+    markers: tuple[MarkerChoice, ...] = ()
+    action: GnomeAction | None = None
+    permits: tuple[str, ...] = ()
+
+
+@dataclass
+class Gains:
+    """What one player gained in a turn (points are score-track differences)."""
+
+    mushrooms: dict[str, int] = field(default_factory=dict)
+    ring_points: int = 0
+    flower_points: int = 0
+    treasure_points: int = 0
+    markers: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def points(self) -> int:
+        return self.ring_points + self.flower_points + self.treasure_points
+
+    def to_json(self) -> dict[str, Any]:
+        return {"points": self.points, "ring_points": self.ring_points, "flower_points": self.flower_points,
+                "treasure_points": self.treasure_points, "markers": self.markers, "mushrooms": dict(self.mushrooms),
+                "notes": list(self.notes)}
+
+
+class _Table:
+    """Mutable working copy of a position during one turn."""
+
+    def __init__(self, pos: Position, ed: GnomeHollowEdition) -> None:
+        self.pos = pos
+        self.ed = ed
+        self.players = {p.name: _mplayer(p) for p in pos.players}
+        self.gnomes = [[g.player, g.at, g.down] for g in pos.gnomes]
+        self.offered = list(pos.offered)
+        self.bag = list(pos.bag)
+        self.sunset = list(pos.sunset)
+        self.market = {c: list(v) for c, v in pos.market.items()}
+        self.tokens = dict(pos.market_tokens)
+        self.flower_market = dict(pos.flower_market)
+        self.wild = dict(pos.wildflower_supply)
+        self.signposts = list(pos.signposts)
+        self.placed_signposts = list(pos.placed_signposts)
+        self.pots = [(k, dict(m)) for k, m in pos.pots]
+        self.tiles = list(pos.tiles)
+
+    def freeze(self) -> Position:
+        return replace(
+            self.pos,
+            players=tuple(PlayerState(n, d["mushrooms"], d["treasures"], tuple(d["flowers"]), tuple(d["rings"]),
+                                      tuple(d["storage"])) for n, d in self.players.items()),
+            gnomes=tuple(Gnome(p, at, down) for p, at, down in self.gnomes),
+            tiles=tuple(self.tiles), offered=tuple(self.offered), bag=tuple(self.bag), sunset=tuple(self.sunset),
+            market={c: tuple(v) for c, v in self.market.items()}, market_tokens=dict(self.tokens),
+            flower_market=dict(self.flower_market), wildflower_supply=dict(self.wild),
+            signposts=tuple(self.signposts), placed_signposts=tuple(self.placed_signposts),
+            pots=tuple(self.pots),
+        )
+
+
+def _mplayer(p: PlayerState) -> dict[str, Any]:
+    return {"mushrooms": dict(p.mushrooms), "treasures": dict(p.treasures), "flowers": list(p.flowers),
+            "rings": list(p.rings), "storage": list(p.storage)}
+
+
+def _add(d: dict[str, int], k: str, n: int) -> None:
+    d[k] = d.get(k, 0) + n
+
+
+def _take_flower(t: _Table, who: str, flower: str | None, g: Gains, source: str = "market") -> None:
+    pl = t.players[who]
+    have = set(pl["flowers"])
+    avail = [f for f in t.ed.flowers if t.flower_market.get(f, 0) > 0 and f not in have]
+    if flower is None:
+        flower = avail[0] if avail else None
+    if flower is None or flower not in avail:
+        g.notes.append(f"no flower token {flower or ''} available to {who}".replace("  ", " "))
+        return
+    before = t.ed.flower_points(len(pl["flowers"]))
+    t.flower_market[flower] -= 1
+    pl["flowers"].append(flower)
+    g.flower_points += t.ed.flower_points(len(pl["flowers"])) - before
+    g.notes.append(f"{who} takes the {flower} flower ({source})")
+
+
+def _store(t: _Table, who: str, tile: str, discard: str | None, g: Gains) -> None:
+    pl = t.players[who]
+    st = pl["storage"]
+    st.append(tile)
+    is_w = [x in t.ed.wildflowers for x in st]
+    while len(st) > t.ed.storage or sum(is_w) > t.ed.storage_wildflowers:
+        if discard in st and (len(st) > t.ed.storage or discard in t.ed.wildflowers):
+            st.remove(discard)
+            g.notes.append(f"{who} discards {discard}")
+        else:
+            victim = next(x for x in st if (x in t.ed.wildflowers) == (sum(is_w) > t.ed.storage_wildflowers)) \
+                if sum(is_w) > t.ed.storage_wildflowers else st[0]
+            st.remove(victim)
+            g.notes.append(f"{who} discards {victim}")
+        is_w = [x in t.ed.wildflowers for x in st]
+        discard = None
+
+
+def _reward(t: _Table, who: str, reward: dict[str, int], choice: MarkerChoice, g: Gains) -> None:
+    for k, n in reward.items():
+        if k == "tile":
+            for _ in range(n):
+                tile = choice.store if choice.store in t.offered else (t.offered[0] if t.offered else None)
+                if tile is None:
+                    g.notes.append("no garden tile left to take")
+                    continue
+                t.offered.remove(tile)
+                _store(t, who, tile, choice.discard, g)
+                g.notes.append(f"{who} stores {tile}")
+        else:
+            _add(t.players[who]["mushrooms"], k, n)
+            _add(g.mushrooms, k, n)
+
+
+def _move_marker(t: _Table, who: str, ring: ClosedNetwork, ref: PathKey, choice: MarkerChoice, g: Gains) -> None:
+    ed = t.ed
+    ci = ed.column_for(ring.size)
+    pl = t.players[who]
+    if ci is None:
+        g.notes.append(f"a ring of {ring.size} tiles has no column on the board")
+        return
+    col = ed.columns[ci]
+    used = {r for s, r in pl["rings"] if s == col.size}
+    free = [r for r in range(1, len(col.rows) + 1) if r not in used]
+    moved = markers_moved(ed, _frozen(pl, who))
+    if not free or moved >= ed.markers:
+        g.notes.append(f"{who} has no free space in the {col.size}{'+' if col.plus else ''} column: no marker")
+        return
+    row = choice.row if choice.row in free else free[0]
+    bonuses = col.rows[row - 1]
+    before_pts = ed.ring_points(moved)
+    pl["rings"].append((col.size, row))
+    n_new = 2 if "second-marker" in bonuses else 1
+    n_new = min(n_new, ed.markers - moved)
+    after = moved + n_new
+    g.markers += n_new
+    g.ring_points += ed.ring_points(after) - before_pts
+    g.notes.append(f"{who} moves {n_new} ring marker(s) to {col.size}{'+' if col.plus else ''}.{row}")
+    for b in bonuses:
+        kind, _, num = b.partition(":")
+        if kind == "signpost":
+            sp = choice.signpost
+            if sp is not None and sp.startswith("use:"):
+                sid = sp[4:]
+                if any(s == sid for s, _ in t.placed_signposts):
+                    _reward(t, who, ed.signposts[sid], choice, g)
+                    g.notes.append(f"{who} uses signpost {sid}")
+                continue
+            sid = sp if sp in t.signposts else (t.signposts[0] if t.signposts else None)
+            if sid is None:
+                g.notes.append("no signpost left to place")
+                continue
+            t.signposts.remove(sid)
+            t.placed_signposts.append((sid, ref))
+            _reward(t, who, ed.signposts[sid], choice, g)
+            g.notes.append(f"{who} places signpost {sid}")
+        elif kind == "store":
+            _reward(t, who, {"tile": 1}, choice, g)
+        elif kind == "flower":
+            _take_flower(t, who, choice.flower, g, "ring bonus")
+        elif kind == "mushrooms":
+            left = dict(ring.mushrooms)
+            want = list(choice.mushrooms) or [c for c in ed.colours for _ in range(left.get(c, 0))]
+            took = 0
+            for c in want:
+                if took >= int(num):
+                    break
+                if left.get(c, 0) > 0:
+                    left[c] -= 1
+                    _add(pl["mushrooms"], c, 1)
+                    _add(g.mushrooms, c, 1)
+                    took += 1
+    for slot in ed.wildflower_at:
+        if moved < slot <= after:
+            _wildflower(t, who, choice, g)
+
+
+def _wildflower(t: _Table, who: str, choice: MarkerChoice, g: Gains) -> None:
+    pl = t.players[who]
+    have = set(pl["flowers"])
+    avail = [w for w in t.ed.wildflowers if w in t.wild]
+    pick = choice.wildflower if choice.wildflower in avail else None
+    if pick is None:
+        fresh = [w for w in avail if t.ed.tile(w).flower not in have]
+        pick = (fresh or avail or [None])[0]
+    if pick is None:
+        _take_flower(t, who, choice.flower, g, "no wildflower tile left")
+        return
+    flower = t.ed.tile(pick).flower or ""
+    tokens = t.wild.pop(pick)
+    if flower not in have and tokens > 0:
+        before = t.ed.flower_points(len(pl["flowers"]))
+        pl["flowers"].append(flower)
+        g.flower_points += t.ed.flower_points(len(pl["flowers"])) - before
+        tokens -= 1
+    if tokens:
+        _add(t.flower_market, flower, tokens)
+    _store(t, who, pick, choice.discard, g)
+    g.notes.append(f"{who} receives wildflower tile {pick} ({flower})")
+
+
+def _frozen(pl: dict[str, Any], name: str) -> PlayerState:
+    return PlayerState(name, rings=tuple(pl["rings"]))
+
+
+def sell(t: _Table, who: str, sales: tuple[tuple[str, int], ...], g: Gains) -> None:
+    """Sell up to two sets of different colours (IllegalMoveError when a set is not open)."""
+    if len(sales) > 2 or len({c for c, _ in sales}) != len(sales):
+        raise IllegalMoveError("a market visit sells at most 2 sets, of different colours")
+    pl = t.players[who]
+    pair_sets = t.pos.option("pair_sets")
+    total = 0
+    for c, n in sales:
+        if c not in t.ed.colours:
+            raise IllegalMoveError(f"unknown mushroom colour {c!r}")
+        opts = open_sales(t.ed, c, pl["mushrooms"].get(c, 0), tuple(t.market.get(c, ())), t.tokens.get(c, 0),
+                          pair_sets)
+        match = [s for s in opts if s.mushrooms == n]
+        if not match:
+            raise IllegalMoveError(f"no open {c} sale for {n} mushrooms (have {pl['mushrooms'].get(c, 0)})")
+        s = max(match, key=lambda s: s.points) if n != 2 else match[0]
+        pl["mushrooms"][c] -= n
+        if s.blocks:
+            t.market.setdefault(c, []).append(n)
+            t.tokens[c] -= 1
+        total += s.points
+        g.notes.append(f"{who} sells {n} {c} for {s.points}")
+    for k, n in make_change(t.ed, total).items():
+        _add(pl["treasures"], k, n)
+    g.treasure_points += total
+
+
+def _ring_of(t: _Table, ref: PathKey) -> ClosedNetwork | None:
+    pos = replace(t.pos, tiles=tuple(t.tiles))
+    nets = pos.networks(t.ed)
+    if ref not in nets.path_elem:
+        return None
+    r = nets.root_of(ref)
+    return nets.describe(r) if nets.is_ring(r) else None
+
+
+def apply_turn(pos: Position, ed: GnomeHollowEdition, turn: Turn, rng: random.Random | None = None,
+               check_supply: bool = True) -> tuple[Position, Gains, list[dict[str, Any]]]:
+    """Play one turn for the player to move; IllegalMoveError when the turn breaks a rule."""
+    t = _Table(pos, ed)
+    who = pos.mover.name
+    g = Gains()
+    choices = list(turn.markers)
+
+    def next_choice() -> MarkerChoice:
+        return choices.pop(0) if choices else MarkerChoice()
+
+    # start of turn: rings completed by others on our lying gnomes
+    for gn in t.gnomes:
+        if gn[0] == who and gn[2] and isinstance(gn[1], tuple):
+            ring = _ring_of(t, gn[1])
+            gn[2] = False
+            if ring is None:
+                continue
+            for c, n in ring.mushrooms.items():
+                if n:
+                    _add(t.players[who]["mushrooms"], c, n)
+                    _add(g.mushrooms, c, n)
+            _move_marker(t, who, ring, gn[1], next_choice(), g)
+    if turn.placements:
+        rep = check_sequence(pos, ed, list(turn.placements), turn.permits, check_supply)
+        if not rep.legal:
+            raise IllegalMoveError("illegal placement: " + "; ".join(rep.reasons))
+        for p in turn.placements:
+            t.tiles.append(p.as_placed())
+            if p.tile in t.offered:
+                t.offered.remove(p.tile)
+            elif p.tile in t.players[who]["storage"]:
+                t.players[who]["storage"].remove(p.tile)
+        if rng is not None:
+            while len(t.offered) < ed.offered and t.bag:
+                t.offered.append(t.bag.pop(rng.randrange(len(t.bag))))
+        rings_json = [r.to_json(ed) for r in rep.rings]
+        for r in rep.rings:
+            ring = r.network
+            ref = ring.paths[0]
+            if r.when == "now":
+                for c, n in ring.mushrooms.items():
+                    if n:
+                        _add(t.players[who]["mushrooms"], c, n)
+                        _add(g.mushrooms, c, n)
+                _move_marker(t, who, ring, ref, next_choice(), g)
+            elif r.when == "pot":
+                t.pots.append((ref, {c: n for c, n in ring.mushrooms.items() if n}))
+                _move_marker(t, who, ring, ref, next_choice(), g)
+            else:
+                for gn in t.gnomes:
+                    if gn[0] == r.claimed_by and isinstance(gn[1], tuple) and gn[1] in ring.paths:
+                        gn[2] = True
+                g.notes.append(f"{r.claimed_by} will score the ring of {ring.size} at the start of their turn")
+    else:
+        rings_json = []
+    if turn.action is not None:
+        _act(t, who, turn.action, g)
+    # end of the game?
+    for n, d in t.players.items():
+        if len(d["flowers"]) >= ed.end_flowers or markers_moved(ed, _frozen(d, n)) >= ed.end_markers:
+            t.pos = replace(t.pos, end_triggered=True)
+    if not t.bag and rng is not None:
+        t.pos = replace(t.pos, end_triggered=True)
+    if t.pos.end_triggered and t.sunset:
+        t.bag += t.sunset
+        t.sunset = []
+    nxt = t.freeze()
+    nxt = replace(nxt, to_move=(pos.to_move + 1) % len(pos.players))
+    return nxt, g, rings_json
+
+
+def _act(t: _Table, who: str, a: GnomeAction, g: Gains) -> None:
+    mine = [gn for gn in t.gnomes if gn[0] == who]
+    if not 0 <= a.gnome < len(mine):
+        raise IllegalMoveError(f"{who} has no gnome {a.gnome}")
+    gn = mine[a.gnome]
+    if gn[2]:
+        raise IllegalMoveError("a gnome lying on a ring to score cannot move")
+    target: Any
+    if a.kind == "market":
+        target = MARKET
+    elif a.kind == "flowers":
+        target = FLOWERS
+    elif a.kind in ("claim", "signpost"):
+        if a.at is None:
+            raise IllegalMoveError(f"{a.kind} needs a path Q,R.K")
+        target = a.at
+    else:
+        raise IllegalMoveError(f"unknown gnome action {a.kind!r}")
+    if gn[1] == target:
+        raise IllegalMoveError("a gnome must move to a different place to act")
+    if a.kind == "market":
+        sell(t, who, a.sales, g)
+    elif a.kind == "flowers":
+        _take_flower(t, who, a.flower, g)
+    else:
+        pos = replace(t.pos, tiles=tuple(t.tiles))
+        nets = pos.networks(t.ed)
+        if a.at not in nets.path_elem:
+            raise IllegalMoveError(f"no path {a.at}")
+        root = nets.root_of(a.at)
+        others = [x for x in t.gnomes if x is not gn and isinstance(x[1], tuple) and x[1] in nets.path_elem
+                  and nets.root_of(x[1]) == root]
+        if a.kind == "signpost":
+            sps = [s for s, k in t.placed_signposts if k in nets.path_elem and nets.root_of(k) == root]
+            if not nets.is_ring(root) or not sps:
+                raise IllegalMoveError("no signpost in that ring")
+            _reward(t, who, t.ed.signposts[sps[0]], MarkerChoice(), g)
+            g.notes.append(f"{who} visits signpost {sps[0]}")
+        elif nets.is_ring(root):
+            pots = [i for i, (k, _) in enumerate(t.pots) if k in nets.path_elem and nets.root_of(k) == root]
+            if not pots:
+                raise IllegalMoveError("that completed ring holds no mushrooms to collect")
+            _k, m = t.pots.pop(pots[0])
+            for c, n in m.items():
+                _add(t.players[who]["mushrooms"], c, n)
+                _add(g.mushrooms, c, n)
+            g.notes.append(f"{who} collects a ring's mushrooms")
+        else:
+            if others:
+                raise IllegalMoveError("that network already holds a gnome")
+            g.notes.append(f"{who} claims the network of {a.at[0][0]},{a.at[0][1]}.{a.at[1]}")
+    gn[1] = target
+
+
+def final_scores(pos: Position, ed: GnomeHollowEdition) -> list[dict[str, Any]]:
+    """Each player's flower, ring and treasure score, total, and rank (ties: most unsold mushrooms)."""
+    rows = []
+    for p in pos.players:
+        fl = ed.flower_points(len(p.flowers))
+        rg = ed.ring_points(markers_moved(ed, p))
+        tr = treasure_points(ed, p.treasures)
+        rows.append({"player": p.name, "flowers": fl, "rings": rg, "treasure": tr, "total": fl + rg + tr,
+                     "unsold_mushrooms": sum(p.mushrooms.values())})
+    order = sorted(rows, key=lambda r: (-r["total"], -r["unsold_mushrooms"]))
+    for r in rows:
+        key = (r["total"], r["unsold_mushrooms"])
+        r["rank"] = 1 + sum(1 for o in order if (o["total"], o["unsold_mushrooms"]) > key)
+    return rows
+
+
+def random_turn(pos: Position, ed: GnomeHollowEdition, rng: random.Random) -> Position:
+    """A random legal turn: two offered tiles (sometimes a stored one) at random legal spots, default
+    resolve choices, and a random gnome action (claim an unclaimed open network, sell, flowers, none)."""
+    placements: list[Placement] = []
+    pool = list(pos.offered)
+    rng.shuffle(pool)
+    stored = list(pos.mover.storage)
+    extra = [stored[0]] if stored and rng.random() < 0.5 else []
+    taken = 0
+    for tid in pool + extra:
+        if tid in pos.offered and taken >= 2:
+            continue
+        trial = replace(pos, tiles=pos.tiles + tuple(p.as_placed() for p in placements))
+        opts = legal_placements(trial, ed, tid, trial.networks(ed))
+        if opts:
+            placements.append(rng.choice(opts))
+            taken += tid in pos.offered
+    action = None
+    r = rng.random()
+    after = replace(pos, tiles=pos.tiles + tuple(p.as_placed() for p in placements))
+    mine = [i for i, gn in enumerate(g for g in pos.gnomes if g.player == pos.mover.name)]
+    if mine:
+        gi = rng.choice(mine)
+        if r < 0.5:
+            an = after.networks(ed)
+            claimed = set(after.claims(ed, an))
+            free = [k for k in sorted(an.path_elem) if not an.is_ring(an.root_of(k)) and an.root_of(k) not in claimed]
+            if free:
+                action = GnomeAction(gi, "claim", at=rng.choice(free))
+        elif r < 0.7:
+            action = GnomeAction(gi, "flowers")
+    turn = Turn(tuple(placements), action=action)
+    try:
+        nxt, _g, _r = apply_turn(pos, ed, turn, rng)
+    except IllegalMoveError:
+        nxt, _g, _r = apply_turn(pos, ed, Turn(tuple(placements)), rng)
+    return nxt

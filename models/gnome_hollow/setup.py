@@ -1,0 +1,72 @@
+"""Setting up a Gnome Hollow table and playing random turns.
+
+Everything random takes an explicit seed and uses ``random.Random`` (the same shuffles on every
+machine for the same seed).
+"""
+
+from __future__ import annotations
+
+import random
+
+from models.core.errors import UsageError
+from models.gnome_hollow.edition import GnomeHollowEdition
+from models.gnome_hollow.position import Gnome, PlayerState, Position
+
+PLAYER_NAMES = ("red", "blue", "green", "yellow", "purple", "orange")
+
+
+def new_position(edition: GnomeHollowEdition, players: int = 2, seed: int = 0,
+                 names: tuple[str, ...] | None = None, options: dict[str, str] | None = None) -> Position:
+    """The table at setup: 8 tiles offered, 2 per player set aside under the Sunset tile, the rest
+    in the bag; flower tokens on their wildflower tiles (2 players: two colours go to the flower
+    market and their tiles to the box; one market token of each colour but purple leaves)."""
+    if any(edition.variants.values()):
+        raise UsageError("the edition switches on a variant board (trade board / advanced board), which this "
+                         "engine does not model")
+    if not edition.players_min <= players <= edition.players_max:
+        raise UsageError(f"players must be {edition.players_min}-{edition.players_max}, got {players}")
+    names = names or PLAYER_NAMES[:players]
+    if len(names) != players or len(set(names)) != players:
+        raise UsageError("give one distinct name per player")
+    rng = random.Random(f"gnome-hollow/{seed}")
+    bag = list(edition.tiles)
+    rng.shuffle(bag)
+    offered = bag[: edition.offered]
+    sunset = bag[edition.offered: edition.offered + edition.set_aside_per_player * players]
+    rest = bag[edition.offered + edition.set_aside_per_player * players:]
+    supply = {w: players for w in edition.wildflowers}
+    flower_market: dict[str, int] = {}
+    tokens = dict(edition.market_tokens)
+    if players == 2:
+        removed = rng.sample(sorted(edition.wildflowers), min(edition.two_player_remove_flowers, len(supply)))
+        for w in sorted(removed):
+            flower_market[edition.tile(w).flower or ""] = supply.pop(w)
+        for c, n in edition.two_player_remove_tokens.items():
+            tokens[c] = max(0, tokens.get(c, 0) - n)
+    return Position(
+        players=tuple(PlayerState(n) for n in names),
+        to_move=0,
+        gnomes=tuple(Gnome(n) for n in names for _ in range(edition.gnomes)),
+        offered=tuple(offered),
+        bag=tuple(rest),
+        sunset=tuple(sunset),
+        market_tokens=tokens,
+        flower_market=flower_market,
+        wildflower_supply=supply,
+        signposts=tuple(edition.signposts),
+        options=dict(options or {}),
+        edition=edition.name,
+    )
+
+
+def random_position(edition: GnomeHollowEdition, seed: int, turns: int, players: int = 2) -> Position:
+    """A table after ``turns`` random legal turns from setup (see models.gnome_hollow.scoring.random_turn)."""
+    from models.gnome_hollow.scoring import random_turn
+
+    if turns < 0:
+        raise UsageError("--turns must be 0 or more")
+    pos = new_position(edition, players, seed)
+    rng = random.Random(f"gnome-hollow/random/{seed}")
+    for _ in range(turns):
+        pos = random_turn(pos, edition, rng)
+    return pos

@@ -1,0 +1,86 @@
+"""``audit --games K``: play K games and report what the rules do, with witnesses.
+
+Reported: the longest chain (most landings in one turn), forced plays (a clan made
+to play after a number card sent a witch back onto its symbol), turns where no
+witch could move, and games where some player could never move at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from models.hexen_rennen.edition import HexenEdition
+from models.hexen_rennen.notation import position_to_json, turn_to_text
+from models.hexen_rennen.turn import Rules
+from solver.hexen_rennen.play import play_game
+
+
+@dataclass
+class Audit:
+    games: int = 0
+    finished: int = 0
+    turns: int = 0
+    longest: dict[str, Any] | None = None
+    forced: int = 0
+    forced_witness: dict[str, Any] | None = None
+    passes: int = 0
+    pass_witness: dict[str, Any] | None = None
+    never_moved: list[dict[str, Any]] = field(default_factory=list)
+    scores: list[dict[str, int]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"games": self.games, "finished": self.finished, "turns": self.turns, "longest_chain": self.longest,
+                "forced_plays": self.forced, "forced_play_witness": self.forced_witness,
+                "turns_without_move": self.passes, "no_move_witness": self.pass_witness,
+                "games_where_a_player_never_moved": self.never_moved, "scores": self.scores}
+
+    def text(self) -> str:
+        lines = [f"{self.games} games ({self.finished} finished), {self.turns} turns"]
+        if self.longest:
+            lg = self.longest
+            lines.append(f"longest chain: {lg['landings']} landings (game seed {lg['seed']}, turn {lg['turn_no']}: "
+                         f"{lg['clan']} rolls {lg['roll']}, {lg['turn']}; chain {' -> '.join(map(str, lg['chain']))})")
+        lines.append(f"forced plays: {self.forced}" + (
+            f" (e.g. seed {self.forced_witness['seed']} turn {self.forced_witness['turn_no']}: "
+            f"{self.forced_witness['turn']})" if self.forced_witness else ""))
+        lines.append(f"turns where no witch could move: {self.passes}" + (
+            f" (e.g. seed {self.pass_witness['seed']} turn {self.pass_witness['turn_no']}, "
+            f"{self.pass_witness['clan']} rolled {self.pass_witness['roll']})" if self.pass_witness else ""))
+        lines.append(f"games where a player never moved: {len(self.never_moved)}"
+                     + "".join(f"\n  seed {g['seed']}: {', '.join(g['clans'])}" for g in self.never_moved))
+        return "\n".join(lines)
+
+
+def audit(edition: HexenEdition, games: int, players: int, seed: int = 0, policy: str = "random",
+          rules: Rules | None = None, max_turns: int = 1000) -> Audit:
+    """Play ``games`` games (seeds seed, seed+1, ...) and collect the statistics above."""
+    a = Audit()
+    for g in range(seed, seed + games):
+        rec = play_game(edition, players, g, policy, rules, max_turns)
+        a.games += 1
+        a.finished += rec.finished
+        a.scores.append(rec.scores())
+        moved: dict[str, bool] = {c: False for c in rec.start.players}
+        pos = rec.start
+        for i, (clan, p) in enumerate(rec.turns, start=1):
+            a.turns += 1
+            wit = {"seed": g, "turn_no": i, "clan": clan, "roll": p.roll, "turn": turn_to_text(p.plan),
+                   "chain": p.chain, "landings": len(p.steps), "position": position_to_json(pos, edition)}
+            if p.plan.witch is None:
+                a.passes += 1
+                a.pass_witness = a.pass_witness or wit
+            else:
+                moved[clan] = True
+            nf = sum(1 for s in p.steps if s.forced and s.chooser is not None and s.choice is not None
+                     and s.kind in ("own-symbol", "other-symbol"))
+            if nf:
+                a.forced += nf
+                a.forced_witness = a.forced_witness or wit
+            if a.longest is None or len(p.steps) > a.longest["landings"]:
+                a.longest = wit
+            pos = p.final
+        never = [c for c, m in moved.items() if not m]
+        if never:
+            a.never_moved.append({"seed": g, "clans": never})
+    return a

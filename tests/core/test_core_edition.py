@@ -1,0 +1,100 @@
+"""models.core.edition: TOML loading with located, collected problems (via the Hedge Mage edition)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from models.core.edition import parse_toml, read_toml_file
+from models.core.errors import EditionError
+from models.hedge_mage.edition import default_edition, edition_from_toml, load_edition
+
+
+def test_toml_syntax_error_is_located() -> None:
+    text = '[garden]\nrows = 10\ncols = = 3\n'
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads(text)
+    with pytest.raises(EditionError) as exc:
+        parse_toml(text, "ed.toml")
+    e = exc.value
+    assert (e.source, e.line, e.column) == ("ed.toml", 3, 8)
+    assert str(e).startswith("ed.toml:3:8: not valid TOML") and "(at line" not in str(e)
+
+
+def test_missing_edition_file(tmp_path: Path) -> None:
+    with pytest.raises(EditionError) as exc:
+        read_toml_file(tmp_path / "none.toml")
+    assert exc.value.source == str(tmp_path / "none.toml") and "cannot read" in exc.value.message
+
+
+def test_locate_and_collect_every_problem() -> None:
+    src = parse_toml('[garden]\nrows = 3\ncols = 4\n[tiles]\nD2 = ["@#"]\n', "x.toml")
+    assert src.locate("cols") == (3, 1)
+    assert src.locate("D2", "@#") == (5, 1)
+    assert src.locate("nowhere") == (None, None)
+    src.problem("first", "cols")
+    src.problem("second, unlocated")
+    src.problem("third", "D2")
+    with pytest.raises(EditionError) as exc:
+        src.raise_if_problems()
+    e = exc.value
+    assert (e.line, e.column) == (3, 1)
+    assert e.message.splitlines() == ["3 problem(s) in edition:", "  x.toml:3:1: first",
+                                      "  x.toml: second, unlocated", "  x.toml:5:1: third"]
+
+
+BAD = """\
+[edition]
+game = "hedge-mage"
+
+[garden]
+rows = 6
+cols = 6
+numbered = [[0, 2], [0, 7], "x"]
+shaded = [[1, 1], [1, 1]]
+
+[tiles]
+D2 = ["@#"]
+X3 = ["@.#"]
+Y2 = ["##"]
+Z2 = ["@%"]
+
+[deck]
+cards = ["D2", "Q"]
+removed = 5
+substitute = "W9"
+"""
+
+
+def test_hedge_mage_edition_reports_every_problem_with_its_line() -> None:
+    with pytest.raises(EditionError) as exc:
+        edition_from_toml(parse_toml(BAD, "bad.toml"))
+    lines = exc.value.message.splitlines()[1:]
+    expect = [
+        ("bad.toml:7:", "numbered[1]: cell [0, 7] is outside the 6x6 garden"),
+        ("bad.toml:7:", "numbered[2]: expected a cell [row, col], got 'x'"),
+        ("bad.toml:8:", "shaded space [1, 1] is listed twice"),
+        ("bad.toml:12:", "tile X3: shape is not edge-connected"),
+        ("bad.toml:13:", "tile Y2: needs exactly one sigil '@', has 0"),
+        ("bad.toml:14:", "tile Z2: unknown character(s) ['%']"),
+        ("bad.toml:17:", "deck: unknown tile name 'Q'"),
+        ("bad.toml:18:", "deck: removes 5 cards but has only 2"),
+        ("bad.toml:19:", "deck: unknown substitute tile 'W9'"),
+    ]
+    assert len(lines) == len(expect), lines
+    for line, (where, what) in zip(lines, expect, strict=True):
+        assert line.strip().startswith(where) and what in line, line
+    assert exc.value.line == 7
+
+
+def test_default_edition_loads_and_round_trips_through_a_file(tmp_path: Path) -> None:
+    ed = default_edition()
+    assert (ed.rows, ed.cols, len(ed.tiles), ed.substitute) == (10, 10, 12, "D2")
+    from importlib import resources
+
+    text = resources.files("models.hedge_mage.data").joinpath("default.toml").read_text("utf-8")
+    p = tmp_path / "copy.toml"
+    p.write_text(text)
+    assert load_edition(p).tiles == ed.tiles

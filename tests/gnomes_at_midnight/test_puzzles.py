@@ -1,0 +1,44 @@
+"""The bundled puzzles: enough of them, each solved and verified; answers re-checked by z3 (slow: all)."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from solver.gnomes_at_midnight.puzzles import load_puzzle, puzzle_files, run_puzzle
+from solver.gnomes_at_midnight.smt import smt_wins_within
+
+FILES = puzzle_files()
+
+
+def test_puzzle_set_shape() -> None:
+    assert len(FILES) >= 15
+    turns = {tomllib.loads(f.read_text())["answer"]["turns"] for f in FILES}
+    assert turns == {1, 2, 3, 4, 5}
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_puzzle_is_solved_and_verified(path) -> None:  # type: ignore[no-untyped-def]
+    out = run_puzzle(path)
+    assert out.solved and out.verified, out.detail
+
+
+def _z3_check(path) -> None:  # type: ignore[no-untyped-def]
+    data, pos = load_puzzle(path)
+    n = data["answer"]["turns"]
+    assert smt_wins_within(pos, n).value is True
+    if n > 1:
+        assert smt_wins_within(pos, n - 1).value is False
+
+
+@pytest.mark.parametrize("path", [f for f in FILES if f.stem.startswith(("win-in-1", "win-in-2"))],
+                         ids=lambda f: f.stem)
+def test_short_puzzles_agree_with_z3(path) -> None:  # type: ignore[no-untyped-def]
+    _z3_check(path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_every_puzzle_agrees_with_z3(path) -> None:  # type: ignore[no-untyped-def]
+    _z3_check(path)

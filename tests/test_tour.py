@@ -1,0 +1,61 @@
+"""``gnomekit tour``: runs every bundled puzzle, prints a summary, exits 1 on any disagreement."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import solver.hedge_mage.puzzles as hm_puzzles
+from gnomekit.cli import main
+
+
+def test_tour_solves_and_verifies_everything(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tour"]) == 0
+    out = capsys.readouterr().out
+    assert "=== hedge-mage 1/" in out and "question:" in out and "answer:" in out
+    header = [line for line in out.splitlines() if line.startswith("game ")]
+    assert header and all(w in header[0] for w in ("puzzles", "solved", "verified", "time"))
+    row = next(line for line in out.splitlines() if line.startswith("hedge-mage ") and "garden" not in line)
+    n = len(hm_puzzles.puzzle_files())
+    assert f"{n}/{n}" in row
+    assert "puzzles solved and verified" in out and "MISMATCH" not in out
+
+
+def test_tour_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tour", "--json", "--game", "hedge-mage"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"puzzles", "summary", "ok"}
+    assert data["ok"] is True
+    assert set(data["summary"]) == {"puzzles", "solved", "verified", "seconds"}
+    assert data["summary"]["puzzles"] == data["summary"]["verified"] == len(hm_puzzles.puzzle_files())
+    for p in data["puzzles"]:
+        assert {"game", "name", "question", "solved", "verified", "seconds", "answer", "detail"} <= set(p)
+        assert p["game"] == "hedge-mage" and p["verified"] is True
+
+
+def test_tour_quiet_prints_only_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tour", "--quiet", "--game", "hedge-mage"]) == 0
+    out = capsys.readouterr().out
+    assert "===" not in out and "hedge-mage garden" not in out and "hedge-mage " in out
+
+
+def test_tour_unknown_game_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tour", "--game", "nope"]) == 2
+    assert "unknown game 'nope'" in capsys.readouterr().err
+
+
+def test_tour_exits_1_when_a_puzzle_disagrees(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = next(p for p in hm_puzzles.puzzle_files() if p.stem.endswith("one-way-in"))
+    bad = tmp_path / "99-tampered.toml"
+    bad.write_text(good.read_text(encoding="utf-8").replace("count = 1", "count = 2"), encoding="utf-8")
+    monkeypatch.setattr(hm_puzzles, "puzzle_files", lambda: [good, bad])
+    assert main(["tour", "--game", "hedge-mage"]) == 1
+    out = capsys.readouterr().out
+    assert "MISMATCH" in out and "DIFFERS from the puzzle file: count: stored 2, found 1" in out
+    assert main(["tour", "--game", "hedge-mage", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] is False and data["summary"]["verified"] == 1
