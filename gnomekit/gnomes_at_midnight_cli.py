@@ -244,7 +244,7 @@ def _progress() -> Any:
 
     def show(stage: str, fraction: float) -> None:
         bar = "#" * int(fraction * 30)
-        line = f"\rtablebase {stage:<14} [{bar:<30}] {fraction * 100:5.1f}%"
+        line = f"\rtablebase {stage:<15} [{bar:<30}] {fraction * 100:5.1f}%"
         if line != state["last"]:
             sys.stderr.write(line)
             sys.stderr.flush()

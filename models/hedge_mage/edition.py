@@ -150,25 +150,56 @@ def _int(src: TomlSource, table: dict[str, Any], key: str, default: int | None, 
     return v
 
 
+def _table(src: TomlSource, d: dict[str, Any], key: str) -> dict[str, Any]:
+    """The table ``[key]`` (empty when missing; a problem when it is a plain value)."""
+    v = d.get(key, {})
+    if not isinstance(v, dict):
+        src.problem(f"'{key}' must be a table [{key}], got {v!r}", f"{key} =")
+        return {}
+    return v
+
+
+def _list(src: TomlSource, table: dict[str, Any], key: str, default: list[Any], what: str) -> list[Any]:
+    """A list value (``default`` when missing; a problem when it is not a list)."""
+    v = table.get(key, default)
+    if not isinstance(v, list):
+        src.problem(f"'{key}' must be a list of {what}, got {v!r}", key)
+        return []
+    return v
+
+
+def _names(src: TomlSource, table: dict[str, Any], key: str, default: list[Any]) -> list[str]:
+    """A list of names (strings); other entries are problems and dropped."""
+    out = []
+    for x in _list(src, table, key, default, "names"):
+        if isinstance(x, str):
+            out.append(x)
+        else:
+            src.problem(f"'{key}': expected names in quotes, got {x!r}", key)
+    return out
+
+
 def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
     """Validate a parsed TOML document as a Hedge Mage edition (all problems at once)."""
     d = src.data
-    meta = d.get("edition", {})
+    meta = _table(src, d, "edition")
     if meta.get("game", "hedge-mage") != "hedge-mage":
         src.problem(f"this edition is for {meta.get('game')!r}, not 'hedge-mage'", "game")
     garden = d.get("garden")
-    if not isinstance(garden, dict):
+    if "garden" in d and not isinstance(garden, dict):
+        garden = _table(src, d, "garden")
+    elif not isinstance(garden, dict):
         src.problem("missing table [garden] (rows, cols, numbered, shaded)")
         garden = {}
     rows = _int(src, garden, "rows", None, 2) if garden else 2
     cols = _int(src, garden, "cols", None, 2) if garden else 2
     numbered: list[Cell] = []
-    for i, v in enumerate(garden.get("numbered", [])):
+    for i, v in enumerate(_list(src, garden, "numbered", [], "cells [row, col]")):
         cell = _cell(src, v, f"numbered[{i}]", rows, cols)
         if cell:
             numbered.append(cell)
     shaded: list[Cell] = []
-    for i, v in enumerate(garden.get("shaded", [])):
+    for i, v in enumerate(_list(src, garden, "shaded", [], "cells [row, col]")):
         cell = _cell(src, v, f"shaded[{i}]", rows, cols)
         if cell:
             shaded.append(cell)
@@ -179,7 +210,9 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
 
     tiles: dict[str, Tile] = {}
     raw_tiles = d.get("tiles")
-    if not isinstance(raw_tiles, dict) or not raw_tiles:
+    if "tiles" in d and not isinstance(raw_tiles, dict):
+        raw_tiles = _table(src, d, "tiles")
+    elif not isinstance(raw_tiles, dict) or not raw_tiles:
         src.problem("missing table [tiles] (name = [picture rows])")
         raw_tiles = {}
     for name, pic in raw_tiles.items():
@@ -200,8 +233,8 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
             continue
         tiles[name] = make_tile(name, pic)
 
-    deck_t = d.get("deck", {})
-    cards = deck_t.get("cards", list(tiles))
+    deck_t = _table(src, d, "deck")
+    cards = _names(src, deck_t, "cards", list(tiles))
     for card in cards:
         if card not in tiles and raw_tiles and card not in raw_tiles:
             src.problem(f"deck: unknown tile name {card!r}", "cards", str(card))
@@ -209,16 +242,19 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
     if removed > len(cards):
         src.problem(f"deck: removes {removed} cards but has only {len(cards)}", "removed")
     substitute = deck_t.get("substitute")
+    if substitute is not None and not isinstance(substitute, str):
+        src.problem(f"deck: substitute must be a tile name in quotes, got {substitute!r}", "substitute")
+        substitute = None
     if substitute is not None and substitute not in raw_tiles:
         src.problem(f"deck: unknown substitute tile {substitute!r}", "substitute")
 
-    players = d.get("players", {})
+    players = _table(src, d, "players")
     cap = _int(src, players, "movement_token_cap", 6, 0)
     start_tokens = _int(src, players, "start_movement_tokens", 4, 0)
     start_shrooms = _int(src, players, "start_springshrooms", 1, 0)
     mages = _int(src, players, "mages", 2, 0)
 
-    gn = d.get("gnomes", {})
+    gn = _table(src, d, "gnomes")
     kinds = gn.get("kinds", {"flower": "f", "mushroom": "m", "pumpkin": "p"})
     gkinds: dict[str, str] = {}
     if not isinstance(kinds, dict):
@@ -235,15 +271,15 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
     per_kind = _int(src, gn, "per_kind", 4, 0)
 
     enchs: list[Enchantment] = []
-    for i, e in enumerate(d.get("enchantments", [])):
+    for i, e in enumerate(_list(src, d, "enchantments", [], "[[enchantments]] tables")):
         if not isinstance(e, dict) or "id" not in e or "kind" not in e:
             src.problem(f"enchantments[{i}]: needs at least id and kind", "[[enchantments]]")
             continue
-        if e["kind"] not in gkinds:
+        if not isinstance(e["kind"], str) or e["kind"] not in gkinds:
             src.problem(f"enchantment {e['id']}: unknown gnome kind {e['kind']!r}", str(e["id"]))
         tunnel = e.get("tunnel")
         if tunnel is not None and not (
-            isinstance(tunnel, int) and 1 <= tunnel <= len(numbered)
+            isinstance(tunnel, int) and not isinstance(tunnel, bool) and 1 <= tunnel <= len(numbered)
         ):
             src.problem(
                 f"enchantment {e['id']}: tunnel must be a numbered space 1..{len(numbered)}",
@@ -255,7 +291,7 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
                         str(e.get("text", "")))
         )
     ids = {e.id for e in enchs}
-    first_game = d.get("setup", {}).get("first_game", [e.id for e in enchs][:3])
+    first_game = _names(src, _table(src, d, "setup"), "first_game", [e.id for e in enchs][:3])
     for ident in first_game:
         if ident not in ids:
             src.problem(f"setup.first_game: unknown enchantment {ident!r}", "first_game")

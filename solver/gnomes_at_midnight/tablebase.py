@@ -328,7 +328,7 @@ def build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
     while len(frontier_idx):
         found: list[np.ndarray] = []
         for k0 in range(0, len(frontier_idx), chunk_size):
-            say("retrograde", (decided + k0) / total)
+            say(f"retrograde {ply}", decided / total)
             pred = predecessors(frontier_idx[k0:k0 + chunk_size])
             if ply % 2 == 1:  # the frontier wins for its mover: each predecessor loses an option
                 uniq, mult = np.unique(pred, return_counts=True)

@@ -782,7 +782,7 @@ def _solve_no_placement(pz: Puzzle) -> Solution:
         sol.text = f"{tile} has {len(enum)} legal placement(s)"
         return sol
     sol.text = f"{tile} has no legal placement: the player places nothing and gains no movement points"
-    for sentence in explanation[1:3]:
+    for sentence in explanation[1:2]:  # the core in words (the others repeat the question)
         sol.detail.append(f"why (SAT core): {sentence}")
     if "substitute_count" in sol.answer:
         n = sol.answer["substitute_count"]

@@ -98,3 +98,49 @@ def test_default_edition_loads_and_round_trips_through_a_file(tmp_path: Path) ->
     p = tmp_path / "copy.toml"
     p.write_text(text)
     assert load_edition(p).tiles == ed.tiles
+
+
+def _default_text() -> str:
+    from importlib import resources
+
+    return resources.files("models.hedge_mage.data").joinpath("default.toml").read_text("utf-8")
+
+
+TOML_VALUES = ['3', '-1', 'true', '"x"', '[]', '[1, "a"]', '[[0, 0], [99, 99]]', '{ a = 1 }', '{ f = ["x"] }',
+               '[{ id = "e" }]', '[{ id = "e", kind = ["k"] }]', '1.5']
+
+
+@pytest.mark.parametrize("value", TOML_VALUES)
+@pytest.mark.parametrize("key", [
+    "game", "rows", "numbered", "shaded", "D2", "cards", "removed", "substitute", "movement_token_cap",
+    "kinds", "per_kind", "kind", "tunnel", "first_game",
+])
+def test_wrong_shapes_in_an_edition_raise_edition_error(key: str, value: str) -> None:
+    """Replace one value of the default edition with something of another shape: never a crash."""
+    import re
+
+    text = _default_text()
+    new, n = re.subn(rf"(?m)^{key} = .*$", f"{key} = {value}", text, count=1)
+    assert n == 1
+    try:
+        ed = edition_from_toml(parse_toml(new, "e.toml"))
+    except EditionError as e:
+        assert e.source == "e.toml"
+        return
+    assert ed.tiles  # accepted: still a usable edition
+
+
+@pytest.mark.parametrize("table", ["edition", "garden", "tiles", "deck", "players", "gnomes", "setup",
+                                   "enchantments"])
+def test_a_table_replaced_by_a_value_raises_edition_error(table: str) -> None:
+    import re
+
+    text = _default_text()
+    if table == "enchantments":
+        new = re.sub(r"(?ms)^\[\[enchantments\]\].*?(?=^\[setup\])", "", text)
+    else:
+        new = re.sub(rf"(?ms)^\[{table}\]\n.*?(?=^\[|\Z)", "", text)
+    new = f"{table} = 3\n" + new
+    with pytest.raises(EditionError) as exc:
+        edition_from_toml(parse_toml(new, "e.toml"))
+    assert exc.value.line == 1, str(exc.value)

@@ -120,7 +120,8 @@ def reference_rings(ed: GnomeHollowEdition, placements: list[tuple[str, Hex, int
 def two_players(tiles: list[tuple[str, Hex, int]] | None = None, **kw: object) -> Position:
     """A bare two-player position whose garden holds the Stump and then ``tiles`` in order."""
     placed = (Placed("S", (0, 0), 0),) + tuple(Placed(t, c, o) for t, c, o in (tiles or []))
-    return Position(players=(PlayerState("red"), PlayerState("blue")), tiles=placed, **kw)  # type: ignore[arg-type]
+    kw.setdefault("players", (PlayerState("red"), PlayerState("blue")))
+    return Position(tiles=placed, **kw)  # type: ignore[arg-type]
 
 
 def random_garden(ed: GnomeHollowEdition, seed: int, n: int, wild: float = 0.1) -> list[tuple[str, Hex, int]]:

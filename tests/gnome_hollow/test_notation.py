@@ -165,3 +165,15 @@ def test_placement_notations() -> None:
     with pytest.raises(NotationError) as exc:
         parse_placements(["G12@1,-1:r3 G40@0,-2:q2"])
     assert exc.value.column == 13
+
+
+def test_the_documented_examples_parse_to_the_same_position() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "formats-gnome-hollow.md").read_text()
+    text = doc.split("## Text position\n\n```\n", 1)[1].split("```", 1)[0]
+    js = doc.split("## JSON position\n\n```json\n", 1)[1].split("```", 1)[0]
+    a = position_from_text(text, "doc", ED)
+    b = position_from_json(js, "doc", ED)
+    assert a == b
+    assert a.completed(ED)[0].size == 3

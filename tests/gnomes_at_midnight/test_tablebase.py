@@ -72,3 +72,34 @@ def test_cache_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 
     start = replace(start, known=(tiny().decks[0], tiny().decks[1]))
     assert tb2.lookup(start)[0] in ("win", "loss", "draw")
+
+
+def test_cli_tablebase(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from gnomekit.cli import main
+
+    monkeypatch.setenv("GNOMEKIT_CACHE", str(tmp_path))
+    assert main(["midnight", "new", "--edition", str(TINY), "--json"]) == 0
+    pos = tmp_path / "start.json"
+    pos.write_text(capsys.readouterr().out)
+    code = main(["midnight", "solve", str(pos), "--edition", str(TINY), "--tablebase", "--json"])
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert "tablebase" in err and "100.0%" in err  # the progress bar
+    assert data["value"] in ("win", "loss", "draw") and code == (0 if data["value"] == "win" else 1)
+    counts = data["tablebase"]["counts"]
+    assert sum(counts.values()) == data["tablebase"]["positions"]
+    assert data["tablebase"]["built_now"] is True
+    if data["value"] == "win":
+        assert data["move"] and data["turns"] == solve_turns(pos)
+    code2 = main(["midnight", "solve", str(pos), "--edition", str(TINY), "--tablebase", "--json"])
+    again = json.loads(capsys.readouterr().out)
+    assert again["tablebase"]["built_now"] is False and again["value"] == data["value"] and code2 == code
+
+
+def solve_turns(path: Path) -> int | None:
+    from models.gnomes_at_midnight.notation import read_position
+
+    pos = read_position(path.read_text(), "p", tiny())
+    return solve(pos, 5).value

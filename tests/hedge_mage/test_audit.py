@@ -257,9 +257,10 @@ def test_cli_bad_input_exits_2() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(200, 212))
-def test_sat_fewest_matches_brute_force_five_tiles(seed: int) -> None:
-    ed = generated(seed, ntiles=5)
+@pytest.mark.parametrize(("seed", "ntiles", "big"), [(s, 5, 5) for s in range(200, 212)]
+                         + [(300, 6, 6), (302, 6, 6), (303, 6, 6)])
+def test_sat_fewest_matches_brute_force_more_tiles(seed: int, ntiles: int, big: int) -> None:
+    ed = generated(seed, ntiles=ntiles, big=big)
     base = setup_garden(ed)
     kmax = max_before(ed)
     for tile in ed.tiles:

@@ -1,0 +1,70 @@
+"""Hexen Rennen puzzles for ``gnomekit tour``: optimal chains with verified answers.
+
+A puzzle file (TOML) holds ``[puzzle]`` (name, title, roll, options, the position
+in text notation) and ``[answer]`` (value, witch, chain, turn, cooperative).
+:func:`run_puzzle` solves from scratch, compares with the stored answer, replays the
+stored turn with the rules engine and verifies every witch choice with z3.
+"""
+
+from __future__ import annotations
+
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from models.core.errors import GnomekitError
+from models.hexen_rennen.edition import default_edition
+from models.hexen_rennen.notation import parse_turn, position_from_text, turn_to_text
+from models.hexen_rennen.turn import Rules, replay
+from solver.core.puzzles import PuzzleOutcome, bundled_puzzle_files
+from solver.hexen_rennen.chain import solve_chain
+from solver.hexen_rennen.smt import verify_turn
+
+GAME = "hexen-rennen"
+
+
+def puzzle_files() -> list[Path]:
+    return bundled_puzzle_files("hexen-rennen")
+
+
+def rules_of(options: list[str]) -> Rules:
+    unknown = [o for o in options if o != "strict-symbol-target"]
+    if unknown:
+        raise ValueError(f"unknown option(s) {unknown}")
+    return Rules(strict_symbol_target="strict-symbol-target" in options)
+
+
+def run_puzzle(path: Path) -> PuzzleOutcome:
+    """Solve one puzzle and compare with its stored, verified answer."""
+    t0 = time.perf_counter()
+    ed = default_edition()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        pz, ans = data["puzzle"], data["answer"]
+        pos = position_from_text(pz["position"], str(path), ed)
+        roll = int(pz["roll"])
+        rules = rules_of(list(pz.get("options", [])))
+    except (OSError, KeyError, ValueError, tomllib.TOMLDecodeError, GnomekitError) as exc:
+        return PuzzleOutcome(GAME, path.stem, "optimal chain", False, False, time.perf_counter() - t0,
+                             detail=f"cannot read puzzle: {exc}")
+    question = f"{pz.get('title', path.stem)}: optimal chain for {pos.to_move}, roll {roll}" + (
+        f" ({', '.join(rules.names())})" if rules.names() else "")
+    sol = solve_chain(pos, ed, roll, rules)
+    found: dict[str, Any] = {
+        "value": sol.value, "witch": sol.witch, "chain": sol.line.chain if sol.line else [],
+        "turn": turn_to_text(sol.line.plan) if sol.line else "pass",
+        "cooperative": sol.coop.value if sol.coop else None,
+    }
+    problems = [f"{k}: stored {ans.get(k)!r}, found {v!r}" for k, v in found.items() if ans.get(k) != v]
+    rep = replay(pos, ed, roll, parse_turn(str(ans.get("turn", "pass")), ed), rules)
+    if not rep.legal or (rep.state is not None and rep.state.at != ans.get("value")):
+        problems.append(f"the stored turn does not replay to the stored value ({rep.error_at}: {rep.reasons})")
+    ver = verify_turn(pos, ed, roll, rules)
+    if not ver.agrees:
+        problems.append("z3 disagrees: " + ver.summary)
+    answer = (f"witch {found['witch']} -> {found['value']} via {' -> '.join(map(str, found['chain']))} "
+              f"(turn '{found['turn']}'; cooperative {found['cooperative']})")
+    detail = "\n".join(problems) if problems else f"z3: {ver.summary}"
+    return PuzzleOutcome(GAME, path.stem, question, True, not problems, time.perf_counter() - t0,
+                         position_text=pz["position"], answer_text=answer, detail=detail, data=found)
