@@ -6,7 +6,8 @@
     vs a naive baseline (per candidate: the cover and 2x2 checks, then a copy of
     the networkx grid graph without the hedge cells and ``nx.is_connected``).
     Results are asserted identical.  Issue target: ours >= 20x faster.
-(b) SAT enumeration with lazy connectivity cuts vs the eager reachability encoding.
+(b) SAT enumeration with lazy connectivity cuts vs the eager reachability encoding,
+    and the same for plans of 5 tiles.
 (c) SAT queries on one warm solver vs a solver built cold for each query
     (existence of a placement per tile, and best points per tile).
 (d) SAT enumeration (default connectivity) vs our enumeration.
@@ -35,7 +36,7 @@ from models.hedge_mage.placement import candidates, movement_points  # noqa: E40
 from models.hedge_mage.position import Garden  # noqa: E402
 from models.hedge_mage.setup import random_garden  # noqa: E402
 from solver.hedge_mage.placements import TilePlacements, enumerate_all  # noqa: E402
-from solver.hedge_mage.sat import DEFAULT_CONNECTIVITY, PlacementSat, sat_all  # noqa: E402
+from solver.hedge_mage.sat import DEFAULT_CONNECTIVITY, PlacementSat, plan_placements, sat_all  # noqa: E402
 
 
 def naive_all(garden: Garden, edition: HedgeMageEdition, tiles: list[str]) -> list[TilePlacements]:
@@ -116,6 +117,16 @@ def main(argv: list[str] | None = None) -> int:
         ours, base = ours + t1, base + t2
     rows.append((f"(b) SAT all placements, 3 tiles, {len(small)} gardens", "lazy cuts", ours,
                  "eager reachability", base))
+
+    # (b) the same for plans of 5 tiles (ground connected after every step)
+    ours = base = 0.0
+    for i, g in enumerate(small):
+        ts = [tiles[(i + k * 5) % len(tiles)] for k in range(5)]
+        t1, a = timed(partial(plan_placements, g, ed, ts, connectivity="lazy"))
+        t2, b = timed(partial(plan_placements, g, ed, ts, connectivity="eager"))
+        assert (a.status, a.value) == (b.status, b.value), "lazy and eager plans disagree"
+        ours, base = ours + t1, base + t2
+    rows.append((f"(b) SAT plan of 5 tiles, {len(small)} gardens", "lazy cuts", ours, "eager reachability", base))
 
     # (c) warm vs cold solver: per garden, one query per tile
     for kind in ("exists", "best"):

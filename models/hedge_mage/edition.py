@@ -6,13 +6,14 @@ read from an edition file and validated here, with every problem reported.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from models.core.edition import TomlSource, read_bundled_toml, read_toml_file
 from models.core.grid import Cell, is_edge_connected, transform
+from models.hedge_mage.scoring import RunningRules, parse_running_rules
 
 RESERVED_LETTERS = set("W*^+.")
 
@@ -103,6 +104,8 @@ class HedgeMageEdition:
     gnomes_per_kind: int
     enchantments: tuple[Enchantment, ...]
     first_game: tuple[str, ...]
+    # maze running and scoring data (models/hedge_mage/scoring.py); empty when the edition has none
+    running: RunningRules = field(default_factory=RunningRules)
 
     def tile(self, name: str) -> Tile:
         return self.tiles[name]
@@ -295,6 +298,7 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
     for ident in first_game:
         if ident not in ids:
             src.problem(f"setup.first_game: unknown enchantment {ident!r}", "first_game")
+    running = parse_running_rules(d, tuple(gkinds), per_kind, src.problem)
     src.raise_if_problems()
     return HedgeMageEdition(
         name=str(meta.get("name", Path(src.name).stem)),
@@ -316,6 +320,7 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
         gnomes_per_kind=per_kind,
         enchantments=tuple(enchs),
         first_game=tuple(first_game),
+        running=running,
     )
 
 

@@ -19,14 +19,22 @@ from models.hedge_mage.position import Garden, Gnome, Mage
 def tunnels_for(edition: HedgeMageEdition, enchantments: tuple[str, ...]) -> tuple[Cell, ...]:
     """The tunnel cells opened by the chosen enchantment cards (their tunnel numbers)."""
     out: list[Cell] = []
+    kinds: dict[str, str] = {}
     for ident in enchantments:
         try:
             e = edition.enchantment(ident)
         except KeyError:
             known = ", ".join(x.id for x in edition.enchantments)
             raise UsageError(f"unknown enchantment {ident!r}; the edition has: {known}") from None
+        if e.kind in kinds:  # one card per gnome kind (setup step 2)
+            raise UsageError(f"enchantments {kinds[e.kind]!r} and {ident!r} are both for {e.kind} gnomes; "
+                             "choose one card per kind")
+        kinds[e.kind] = ident
         if e.tunnel is not None:
-            out.append(edition.numbered[e.tunnel - 1])
+            cell = edition.numbered[e.tunnel - 1]
+            if cell in out:
+                raise UsageError(f"two chosen enchantments open the same tunnel (space {e.tunnel})")
+            out.append(cell)
     return tuple(out)
 
 

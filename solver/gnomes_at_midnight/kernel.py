@@ -48,11 +48,8 @@ class Kernel:
         rng = random.Random(20260101)
         self.z_cell = [[rng.getrandbits(64) for _ in range(5)] for _ in range(self.n)]
         self.z_mover = rng.getrandbits(64)
-        self.z_off = [[rng.getrandbits(64) for _ in range(16)] for _ in range(2)]
-        self.z_moon = [[rng.getrandbits(64) for _ in range(4)] for _ in range(2)]
-        self.z_known = [[[rng.getrandbits(64) for _ in range(3)] for _ in range(64)] for _ in range(2)]
-        self.z_klen = [[rng.getrandbits(64) for _ in range(65)] for _ in range(2)]
-        self.z_unk = [[[rng.getrandbits(64) for _ in range(64)] for _ in range(3)] for _ in range(2)]
+        self._rng = rng
+        self._z: dict[tuple[int, ...], int] = {}  # keys for off counts, moons and decks, made on first use
 
     # -- conversion -------------------------------------------------------------------------------
     @staticmethod
@@ -90,13 +87,20 @@ class Kernel:
             h = _xor(zc[i][v + 2] for i, v in occ)
         if mover:
             h ^= self.z_mover
+        z = self._zkey
         for p in (0, 1):
-            h ^= self.z_off[p][min(off[p], 15)] ^ self.z_moon[p][moon[p] + 1] ^ self.z_klen[p][min(len(known[p]), 64)]
-            for k, t in enumerate(known[p][:64]):
-                h ^= self.z_known[p][k][t]
+            h ^= z(0, p, off[p]) ^ z(1, p, moon[p]) ^ z(2, p, len(known[p]))
+            for k, t in enumerate(known[p]):
+                h ^= z(3, p, k, t)
             for t in range(3):
-                h ^= self.z_unk[p][t][min(unk[p][t], 63)]
+                h ^= z(4, p, t, unk[p][t])
         return h
+
+    def _zkey(self, *what: int) -> int:
+        v = self._z.get(what)
+        if v is None:
+            v = self._z[what] = self._rng.getrandbits(64)
+        return v
 
     # -- moves ------------------------------------------------------------------------------------
     def moves(self, s: State) -> list[KMove]:

@@ -577,11 +577,19 @@ def audit_tile(
         stats["cuts"] += blocker.pack.cuts
         blocker.pack.close()
 
-    # Phase 1 (half the budget): witnesses with at most kmax, then ever fewer placements,
+    # Phase 0 (a tenth of the budget): a randomised greedy search for a short witness.
+    seq0 = _greedy_witness(_Sim(base, edition), tile, kmax, random.Random(f"audit/{tile}"),
+                           t0 + 0.1 * seconds)
+    if seq0 is not None:
+        g = replay(base, edition, seq0)
+        if not legal_placements(g, tobj).placements:
+            res.sequence, res.upper = seq0, len(seq0)
+            res.garden = replace(g, tile=tile, round=len(seq0) + 1)
+    # Phase 1 (up to half the budget): witnesses with fewer placements than the best so far,
     # on one incremental model.  UNSAT for "at most k" proves the lower bound k + 1.
     first = _TileBlocker(geo, tile, kmax)
     try:
-        k = kmax
+        k = kmax if res.upper is None else res.upper - 1
         while k >= res.lower:
             r = attempt(first, k, t0 + 0.5 * seconds, 0)
             if r is None:
@@ -614,6 +622,36 @@ def audit_tile(
     res.stats = stats
     res.seconds = time.monotonic() - t0
     return res
+
+
+def _greedy_witness(sim: _Sim, tile: str, kmax: int, rng: random.Random, until: float,
+                    sample: int = 24, runs: int = 40) -> list[Placement] | None:
+    """Up to ``runs`` random greedy games: each step lays, of ``sample`` random legal placements of unused
+    other tiles, one leaving ``tile`` the fewest legal placements.  The shortest sequence
+    after which ``tile`` has none, or None."""
+    best: list[Placement] | None = None
+    others = [t for t in sim.edition.tiles if t != tile]
+    for _run in range(runs):
+        if time.monotonic() >= until:
+            break
+        hedge, used = sim.hedge0, set()
+        seq: list[Placement] = []
+        limit = kmax if best is None else len(best) - 1
+        while sim.legal(tile, hedge) and len(seq) < limit and time.monotonic() < until:
+            pool = [(t, i) for t in others if t not in used for i in sim.legal(t, hedge)]
+            if not pool:
+                break
+            picks = pool if len(pool) <= sample else rng.sample(pool, sample)
+            scored = [(len(sim.legal(tile, hedge | sim.masks[t][i])), rng.random(), t, i) for t, i in picks]
+            _n, _r, t, i = min(scored)
+            seq.append(sim.cands[t][i])
+            used.add(t)
+            hedge |= sim.masks[t][i]
+        if not sim.legal(tile, hedge) and (best is None or len(seq) < len(best)):
+            best = seq
+        if best is not None and len(best) <= 1:
+            break
+    return best
 
 
 def _far_apart(g: Garden, legal: Sequence[Placement], n: int) -> list[Placement]:

@@ -280,6 +280,7 @@ class WitchCheck:
     lower_ok: bool  # z3 proved: the mover's strategy reaches >= value
     upper_ok: bool  # z3 proved: the mover cannot reach value + 1
     seconds: float
+    timed_out: bool = False
 
     @property
     def agrees(self) -> bool:
@@ -308,22 +309,26 @@ class Verification:
         return {"agrees": self.agrees, "summary": self.summary, "seconds": round(self.seconds, 3),
                 "witches": [{"field": w.origin, "bound": w.bound, "value": w.search_value,
                              "cooperative": w.search_coop, "z3_cooperative": w.z3_coop,
-                             "lower_bound_proved": w.lower_ok, "upper_bound_proved": w.upper_ok}
+                             "lower_bound_proved": w.lower_ok, "upper_bound_proved": w.upper_ok,
+                             "timed_out": w.timed_out}
                             for w in self.witches]}
 
 
 def sufficient_bound(pos: Position, edition: HexenEdition, origin: int, target: int, rules: Rules,
-                     start: int = 8, cap: int = 512) -> TurnEncoding:
+                     start: int = 8, cap: int = 512, timeout_ms: int | None = None) -> TurnEncoding | None:
     """An encoding whose bound K provably covers every legal chain (doubling K until done_K is forced)."""
     k = start
     while True:
         enc = TurnEncoding(pos, edition, origin, target, k, rules)
-        s = z3.Solver()
+        s = _solver(timeout_ms)
         s.add(enc.cons)
         s.add(enc.all_legal())
         s.add(z3.Not(enc.done[k]))
-        if s.check() == z3.unsat:
+        r = s.check()
+        if r == z3.unsat:
             return enc
+        if r == z3.unknown:
+            return None
         if k >= cap:
             raise RuntimeError(f"chain longer than {cap} steps: the termination argument failed")
         k *= 2
@@ -340,13 +345,23 @@ def longest_chain(turn: Turn, st: Any, memo: dict[Any, int] | None = None) -> in
     return n
 
 
-def z3_cooperative(enc: TurnEncoding, at_least: int | None = None) -> tuple[int | None, list[int]]:
+def _solver(timeout_ms: int | None) -> Any:
+    s = z3.Solver()
+    if timeout_ms:
+        s.set("timeout", timeout_ms)
+    return s
+
+
+def z3_cooperative(enc: TurnEncoding, at_least: int | None = None,
+                   timeout_ms: int | None = None) -> tuple[int | None, list[int]]:
     """The best final field over all legal choices (every clan helping), and the choices taken.
 
     ``at_least`` (the value the search claims) only prunes: if no legal chain reaches it the
     answer is None, which can never be mistaken for agreement.
     """
     o = z3.Optimize()
+    if timeout_ms:
+        o.set("timeout", timeout_ms)
     o.add(enc.cons)
     o.add(enc.all_legal())
     o.add(enc.done[enc.K])
@@ -360,9 +375,9 @@ def z3_cooperative(enc: TurnEncoding, at_least: int | None = None) -> tuple[int 
     return m.eval(enc.final).as_long(), [m.eval(c, model_completion=True).as_long() for c in enc.c]
 
 
-def prove_lower(enc: TurnEncoding, table: dict[tuple[int, ...], int], v: int) -> bool:
+def prove_lower(enc: TurnEncoding, table: dict[tuple[int, ...], int], v: int, timeout_ms: int | None = None) -> bool:
     """True when z3 proves the mover's strategy ``table`` ends on >= v against every legal answer."""
-    s = z3.Solver()
+    s = _solver(timeout_ms)
     s.add(enc.cons)
     cons, bad = enc.strategy_constraints(table, mover_side=True)
     s.add(cons)
@@ -371,9 +386,9 @@ def prove_lower(enc: TurnEncoding, table: dict[tuple[int, ...], int], v: int) ->
     return bool(s.check() == z3.unsat)
 
 
-def prove_upper(enc: TurnEncoding, table: dict[tuple[int, ...], int], v: int) -> bool:
+def prove_upper(enc: TurnEncoding, table: dict[tuple[int, ...], int], v: int, timeout_ms: int | None = None) -> bool:
     """True when z3 proves no legal mover play beats the others' ``table`` (the mover cannot reach v+1)."""
-    s = z3.Solver()
+    s = _solver(timeout_ms)
     s.add(enc.cons)
     cons, bad = enc.strategy_constraints(table, mover_side=False)
     s.add(cons)
@@ -382,8 +397,13 @@ def prove_upper(enc: TurnEncoding, table: dict[tuple[int, ...], int], v: int) ->
     return bool(s.check() == z3.unsat)
 
 
-def verify_turn(pos: Position, edition: HexenEdition, roll: int, rules: Rules | None = None) -> Verification:
-    """Recompute every witch choice's values with the search and verify them with z3."""
+def verify_turn(pos: Position, edition: HexenEdition, roll: int, rules: Rules | None = None,
+                timeout_ms: int | None = None) -> Verification:
+    """Recompute every witch choice's values with the search and verify them with z3.
+
+    With ``timeout_ms`` a z3 call that runs out of time leaves that check unproved
+    (``unknown``), which never counts as agreement.
+    """
     rules = rules or Rules()
     t0 = time.perf_counter()
     out = Verification()
@@ -396,10 +416,14 @@ def verify_turn(pos: Position, edition: HexenEdition, roll: int, rules: Rules | 
         mm = ChainSearch(turn)
         v = mm.value(st)
         coop = ChainSearch(turn, cooperative=True).value(st)
-        enc = sufficient_bound(pos, edition, origin, target, rules, start=max(1, longest_chain(turn, st)))
-        zc, _ = z3_cooperative(enc, at_least=coop)
-        lo = prove_lower(enc, mm.strategy(st), v)
-        hi = prove_upper(enc, mm.counter_strategy(st), v)
+        enc = sufficient_bound(pos, edition, origin, target, rules, start=max(1, longest_chain(turn, st)),
+                               timeout_ms=timeout_ms)
+        if enc is None:
+            out.witches.append(WitchCheck(origin, -1, v, coop, None, False, False, time.perf_counter() - t1, True))
+            continue
+        zc, _ = z3_cooperative(enc, at_least=coop, timeout_ms=timeout_ms)
+        lo = prove_lower(enc, mm.strategy(st), v, timeout_ms)
+        hi = prove_upper(enc, mm.counter_strategy(st), v, timeout_ms)
         out.witches.append(WitchCheck(origin, enc.K, v, coop, zc, lo, hi, time.perf_counter() - t1))
     out.seconds = time.perf_counter() - t0
     return out

@@ -137,7 +137,7 @@ def test_a_table_replaced_by_a_value_raises_edition_error(table: str) -> None:
 
     text = _default_text()
     if table == "enchantments":
-        new = re.sub(r"(?ms)^\[\[enchantments\]\].*?(?=^\[setup\])", "", text)
+        new = re.sub(r"(?ms)^\[\[enchantments\]\]\n.*?(?=^\[|\Z)", "", text)
     else:
         new = re.sub(rf"(?ms)^\[{table}\]\n.*?(?=^\[|\Z)", "", text)
     new = f"{table} = 3\n" + new

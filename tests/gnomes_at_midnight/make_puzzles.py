@@ -94,12 +94,13 @@ def main(per_length: int = 3, max_seed: int = 20000) -> None:
         found[n].append((seed, pos))
 
 
-def write(n: int, seed: int, pos: Position) -> None:
+def write(n: int, seed: int, pos: Position, how: str | None = None) -> None:
     """Write one puzzle file with every winning first move as the answer."""
     moves = winning_first_moves(pos, n)
     idx = len(list(OUT.glob(f"win-in-{n}-*.toml"))) + 1
     name = f"win-in-{n}-{chr(96 + idx)}"
-    how = "the opening" if seed % 5 == 2 else ("scattered gnomes" if seed % 2 else "random play")
+    if how is None:
+        how = "the opening" if seed % 5 == 2 else ("scattered gnomes" if seed % 2 else "random play")
     body = [
         f'name = "{name}"',
         f'edition = "{pos.edition}"',

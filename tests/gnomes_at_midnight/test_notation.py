@@ -42,6 +42,16 @@ def test_bundled_editions_follow_the_rulings_and_the_issue() -> None:
     assert all(row == row[::-1] for row in m.terrain) and m.terrain == m.terrain[::-1]
 
 
+def test_no_default_dance_card_is_won_quickly_from_setup() -> None:
+    from models.gnomes_at_midnight.setup import new_position
+    from solver.gnomes_at_midnight.search import forced_win_within
+
+    ed = bundled_edition("default")
+    for card in ed.dance:
+        for seed in range(8):
+            assert not forced_win_within(new_position(ed, seed, card.name), 2), (card.name, seed)
+
+
 def test_round_trips() -> None:
     ed = bundled_edition("default")
     for pos in positions(20):

@@ -67,6 +67,8 @@ def test_new_with_enchantments(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and sorted(map(tuple, one_json(out)["tunnels"])) == sorted([ED.numbered[1], ED.numbered[3]])
     code, out, err = run(capsys, "new", "--enchantments", "nope")
     assert code == 2 and out == "" and "unknown enchantment 'nope'" in err
+    code, out, err = run(capsys, "new", "--enchantments", "morel-evate,morel-evate")
+    assert code == 2 and out == "" and "one card per kind" in err
 
 
 def test_random_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:

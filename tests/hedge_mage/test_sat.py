@@ -309,8 +309,8 @@ def test_plan_hand_made_no_room_and_nowhere() -> None:
     assert any("N5 has no legal placement" in s for s in res.stats["explanation"])
 
 
-def test_plan_order_matters_for_connectivity() -> None:
-    # 3x3 with gnomes in two corners: the same tiles in either order, checked against brute force.
+def test_plan_same_tiles_in_both_orders() -> None:
+    # 3x3 with gnomes in two corners: the same tiles in either order, each checked against brute force.
     g = Garden(rows=3, cols=3, gnomes=(Gnome("flower", (0, 0)), Gnome("flower", (2, 2))))
     for tiles in (["D2", "L3"], ["L3", "D2"], ["I3", "D2"], ["D2", "I3"], ["L3", "L3"]):
         check_plan(g, tiles)
