@@ -38,6 +38,8 @@ from models.hedge_mage.position import Garden, Gnome, Hedge, Mage, Problem
 
 HEADER = "hedge-mage garden"
 HEDGE_LETTERS = string.ascii_lowercase
+# Larger gardens are surely typing mistakes, and would make enumeration crawl.
+MAX_SIDE = 64
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,6 +154,9 @@ def garden_from_json_data(
                      unknown[0])
     rows = rd.int_(d.get("rows", edition.rows), ("rows",), 1)
     cols = rd.int_(d.get("cols", edition.cols), ("cols",), 1)
+    for key, v in (("rows", rows), ("cols", cols)):
+        if v > MAX_SIDE:
+            raise rd.err((key,), f"a garden side of at most {MAX_SIDE}", v)
     hedges = []
     for i, h in enumerate(rd.list_(d.get("hedges", []), ("hedges",))):
         p = ("hedges", i)
@@ -393,6 +398,8 @@ def garden_from_text(text: str, source: str, edition: HedgeMageEdition) -> Garde
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
         raise err("expected size as ROWSxCOLS, e.g. 10x10", sl, sc, size)
     rows, cols = int(m.group(1)), int(m.group(2))
+    if rows > MAX_SIDE or cols > MAX_SIDE:
+        raise err(f"expected a garden side of at most {MAX_SIDE}", sl, sc, size)
 
     def intval(key: str, default: int, low: int) -> int:
         if key not in meta:

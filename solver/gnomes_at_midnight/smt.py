@@ -164,6 +164,7 @@ class SmtGame:
                         self.moves += [(0, i, j), (1, i, j)]
         self.counter = 0
         self.queries = 0
+        self.memo: dict[tuple[Any, ...], tuple[bool, Action | None, Tree]] = {}
         self.pos = pos
 
     def _placements(self, pattern: tuple[tuple[int, int], ...]) -> list[list[int]]:
@@ -317,7 +318,15 @@ class SmtGame:
                   [ev(x) for x in st.b2], [ev(x) for x in st.off], [ev(x) for x in st.ptr], st.mover)
 
     def solve(self, st: St, k: int) -> tuple[bool, Action | None, Tree]:
-        """Does the mover of the concrete state ``st`` win within ``k``?  (yes, first move, refutation tree)."""
+        """Does the mover of the concrete state ``st`` win within ``k``?  (yes, first move, refutation tree).
+
+        Answers are remembered per concrete state and k (sub-problems recur across guesses)."""
+        key = (tuple(st.g1), tuple(st.g2), tuple(st.b1), tuple(st.b2), tuple(st.off), tuple(st.ptr), st.mover, k)
+        if key not in self.memo:
+            self.memo[key] = self._solve(st, k)
+        return self.memo[key]
+
+    def _solve(self, st: St, k: int) -> tuple[bool, Action | None, Tree]:
         tree = Tree()
         me = st.mover
         while True:
