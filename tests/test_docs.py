@@ -17,7 +17,8 @@ Conventions (also described in docs/README.md):
   with the value shown (objects are compared key by key, lists and other values
   exactly); keys not shown are not checked.
 - ``garden`` blocks must parse as gardens (default edition, or the file given
-  by ``edition=FILE``); ``json`` blocks must parse, and ``json garden`` /
+  by ``edition=FILE``); ``json`` blocks must parse (a block containing ``...``
+  is taken as a shortened example and skipped, visibly), and ``json garden`` /
   ``json placement`` blocks must read as a garden / placement; ``toml edition``
   blocks must load as a Hedge Mage edition, other ``toml`` blocks must parse.
 - A block marked ``file=NAME`` must equal docs/examples/NAME.
@@ -243,6 +244,8 @@ JSONS = all_blocks("json")
 
 @pytest.mark.parametrize("block", JSONS, ids=[b.where for b in JSONS])
 def test_json_block_parses(block: Block) -> None:
+    if "..." in block.text and "garden" not in block.attrs and "placement" not in block.attrs:
+        pytest.skip(f"{block.where}: a shortened JSON example ('...'): not checked; better marked ```text")
     try:
         json.loads(block.text)
     except json.JSONDecodeError as exc:

@@ -82,6 +82,9 @@ POSITION_KEYS = (
 )
 
 
+OUTPUT_ONLY_KEYS = ("warnings",)  # written by `show --json`, ignored when read back
+
+
 def _short(v: Any) -> str:
     s = repr(v)
     return s if len(s) <= 40 else s[:37] + "..."
@@ -156,7 +159,7 @@ def position_from_json_data(data: Any, positions: dict[Any, tuple[int, int]], so
     if game != GAME:
         raise rd.err(("game",), f"'{GAME}' (this is a Gnomes at Midnight command)", game)
     for k in d:
-        if k not in POSITION_KEYS:
+        if k not in POSITION_KEYS and k not in OUTPUT_ONLY_KEYS:
             raise rd.err((k,), "one of the position keys: " + ", ".join(POSITION_KEYS), k)
     base = position_to_json(new_position(edition, 0))
     g = {k: d.get(k, base[k]) for k in POSITION_KEYS}

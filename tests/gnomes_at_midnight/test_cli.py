@@ -29,6 +29,9 @@ def test_new_show_moves_check(capsys: pytest.CaptureFixture[str], tmp_path: Path
     t.write_text(out)
     code, out, _ = run(capsys, "midnight", "show", str(t), "--json")
     assert json.loads(out)["gnomes"] == d["gnomes"]
+    t.write_text(out)  # show --json reads back
+    code, out2, _ = run(capsys, "midnight", "show", str(t), "--json")
+    assert code == 0 and json.loads(out2) == json.loads(out)
     code, out, _ = run(capsys, "midnight", "moves", str(f), "--json")
     assert code == 0 and json.loads(out)["count"] == 17
     code, out, _ = run(capsys, "midnight", "check", str(f), "--move", "2,0=2,2", "--json")
