@@ -54,10 +54,10 @@ def cmd_random(args: argparse.Namespace) -> Answer:
 def cmd_show(args: argparse.Namespace) -> Answer:
     pos, ed = load_position(args)
     warnings = pos.warnings(ed)
-    rings = [{"size": r.size, "tiles": [list(c) for c in r.tiles],
+    rings: list[dict[str, Any]] = [{"size": r.size, "tiles": [list(c) for c in r.tiles],
               "mushrooms": {c: r.mushrooms.get(c, 0) for c in ed.colours}} for r in pos.completed(ed)]
     nets = pos.networks(ed)
-    opens = []
+    opens: list[dict[str, Any]] = []
     claims = pos.claims(ed, nets)
     for root in nets.open_networks():
         d = nets.describe(root)
@@ -163,6 +163,109 @@ def cmd_moves(args: argparse.Namespace) -> Answer:
     return Answer(data, text, OK if total else NO)
 
 
+def _parse_ref(text: str) -> tuple[tuple[int, int], int]:
+    import re
+
+    m = re.match(r"^(-?\d+),(-?\d+)\.(\d+)$", text.strip())
+    if not m:
+        raise UsageError("expected a network as a path Q,R.K (path K of the tile at Q,R)", source="--close",
+                         text=text)
+    return ((int(m.group(1)), int(m.group(2))), int(m.group(3)))
+
+
+def _weights(args: argparse.Namespace) -> Any:
+    from solver.gnome_hollow.best import Weights
+
+    try:
+        return Weights.parse(args.weights)
+    except ValueError:
+        raise UsageError("--weights takes ring=N,flower=N,treasure=N,mushroom=N", source="--weights",
+                         text=args.weights) from None
+
+
+def cmd_solve(args: argparse.Namespace) -> Answer:
+    pos, ed = load_position(args)
+    permits = tuple(p for item in (args.permit or []) for p in item.split(","))
+    modes = [bool(args.close), bool(args.market)]
+    if sum(modes) > 1:
+        raise UsageError("choose one of --close NETWORK or --market")
+    if args.market:
+        from solver.gnome_hollow.market import solve_market
+
+        res = solve_market(pos, ed)
+        sets = res.witness["sets"]
+        data = {"question": "market", "status": str(res.status), "points": res.value,
+                "sets": [s.to_json() for s in sets], "treasure": res.witness["treasure"], "stats": res.stats}
+        text = (f"best sale for {pos.mover.name}: {res.value} points" + ("" if sets else " (nothing to sell)") +
+                "".join(f"\n  {s.mushrooms} {s.colour} -> {s.points}" + (" (blocks the space)" if s.blocks else "")
+                        for s in sets))
+        return Answer(data, text, OK if sets else NO)
+    if args.close:
+        from solver.gnome_hollow.close import close_by_sat, close_by_search
+
+        ref = _parse_ref(args.close)
+        fn = close_by_sat if args.method == "sat" else close_by_search
+        res = fn(pos, ed, ref, permits, time_limit=args.time_limit)
+        place = [p.to_json() | {"notation": placement_to_text(p, ed)} for p in (res.witness or [])]
+        data = {"question": "close", "network": {"cell": list(ref[0]), "path": ref[1]}, "method": args.method,
+                "status": str(res.status), "closable": res.value, "placements": place, "stats": res.stats}
+        if res.found:
+            text = "yes: " + " ".join(p["notation"] for p in place)
+        elif res.value is False:
+            text = "no: the offered and stored tiles cannot close this network this turn"
+        else:
+            text = "unknown (time limit)"
+        return Answer(data, text, OK if res.found else NO)
+    from solver.gnome_hollow.best import best_turn
+
+    res = best_turn(pos, ed, _weights(args), permits, args.time_limit)
+    data = _best_json(res, ed)
+    return Answer(data, _best_text(data), OK)
+
+
+def _best_json(res: Any, ed: GnomeHollowEdition) -> dict[str, Any]:
+    turn = res.witness["turn"]
+    plan = res.witness["plan"]
+    a = turn.action
+    return {
+        "question": "best-turn", "status": str(res.status), "value": plan.value, "detail": plan.detail,
+        "placements": [p.to_json() | {"notation": placement_to_text(p, ed)} for p in turn.placements],
+        "markers": [{"row": m.row, "signpost": m.signpost, "flower": m.flower, "mushrooms": list(m.mushrooms),
+                     "wildflower": m.wildflower} for m in turn.markers],
+        "action": None if a is None else {"gnome": a.gnome, "kind": a.kind, "flower": a.flower,
+                                          "at": None if a.at is None else {"cell": list(a.at[0]), "path": a.at[1]},
+                                          "sales": [list(s) for s in a.sales]},
+        "applied": res.witness["applied"], "verified": bool(res.stats.get("verified")),
+        "stats": {k: v for k, v in res.stats.items() if k != "verified"}, "seconds": round(res.seconds, 3),
+    }
+
+
+def _best_text(d: dict[str, Any]) -> str:
+    lines = [f"best turn ({d['status']}): value {d['value']:g}  (rings {d['detail'].get('ring', 0):g}, flowers "
+             f"{d['detail'].get('flower', 0):g}, treasure {d['detail'].get('treasure', 0):g})"]
+    lines.append("place: " + (" ".join(p["notation"] for p in d["placements"]) or "-"))
+    a = d["action"]
+    if a is None:
+        lines.append("gnome: no action")
+    elif a["kind"] == "market":
+        lines.append("gnome: sell " + " and ".join(f"{n} {c}" for c, n in a["sales"]))
+    else:
+        lines.append(f"gnome: {a['kind']}" + (f" {a['flower']}" if a["flower"] else "") +
+                     (f" at {a['at']['cell'][0]},{a['at']['cell'][1]}.{a['at']['path']}" if a["at"] else ""))
+    lines.append(f"replayed with the rules: {'matches' if d['verified'] else 'MISMATCH'}; nodes {d['stats']['nodes']}")
+    return "\n".join(lines)
+
+
+def cmd_hint(args: argparse.Namespace) -> Answer:
+    from solver.gnome_hollow.hint import hint
+
+    pos, ed = load_position(args)
+    permits = tuple(p for item in (args.permit or []) for p in item.split(","))
+    h = hint(pos, ed, _weights(args), permits, args.time_limit)
+    data = _best_json(h.result, ed) | {"hint": h.lines, "sets_up": h.sets_up, "leaves_open": h.leaves_open}
+    return Answer(data, "\n".join(h.lines), OK)
+
+
 def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> None:  # type: ignore[type-arg]
     grp = sub.add_parser(name, aliases=aliases, help="Gnome Hollow: hex tiles, mushroom rings, market",
                          description="Gnome Hollow: positions, tile placements, rings, solvers.")
@@ -206,3 +309,22 @@ def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> 
     p.add_argument("--count", action="store_true", help="print only the counts")
     add_common(p)
     p.set_defaults(func=cmd_moves)
+
+    p = verbs.add_parser("solve", help="the best turn; or --close NETWORK; or --market")
+    p.add_argument("position", help="position file, or - for stdin")
+    p.add_argument("--close", metavar="Q,R.K", help="can the network of this path be closed this turn?")
+    p.add_argument("--market", action="store_true", help="the best market visit")
+    p.add_argument("--method", choices=["search", "sat"], default="search", help="for --close (default search)")
+    p.add_argument("--weights", metavar="W", help="ring=1,flower=1,treasure=1,mushroom=0 (best turn)")
+    p.add_argument("--time-limit", type=float, metavar="S", help="seconds; best found so far is 'unknown'")
+    p.add_argument("--permit", action="append", metavar="PLAYER")
+    add_common(p)
+    p.set_defaults(func=cmd_solve)
+
+    p = verbs.add_parser("hint", help="what to place and why")
+    p.add_argument("position", help="position file, or - for stdin")
+    p.add_argument("--weights", metavar="W")
+    p.add_argument("--time-limit", type=float, metavar="S")
+    p.add_argument("--permit", action="append", metavar="PLAYER")
+    add_common(p)
+    p.set_defaults(func=cmd_hint)

@@ -8,8 +8,14 @@ from typing import Any
 from gnomekit.common import NO, OK, Answer, add_common, read_source, table
 from models.core.errors import UsageError
 from models.hexen_rennen.edition import STOP, HexenEdition, load_edition
-from models.hexen_rennen.notation import parse_turn, position_to_json, position_to_text, read_position, turn_to_json, \
-    turn_to_text
+from models.hexen_rennen.notation import (
+    parse_turn,
+    position_to_json,
+    position_to_text,
+    read_position,
+    turn_to_json,
+    turn_to_text,
+)
 from models.hexen_rennen.position import Position, card_name
 from models.hexen_rennen.setup import new_position, parse_split, random_position
 from models.hexen_rennen.turn import Rules, Step, TurnReport, choice_name, replay
@@ -238,7 +244,7 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
         v = verify_solution(p, ed, roll, sol, rules_of(args))
         data["verified"] = v.to_json()
     lines = [f"{p.to_move} rolls {roll}"]
-    if sol.line is None:
+    if sol.line is None or sol.value is None:
         lines.append("no witch can move: the turn passes")
         for w in sol.witches:
             lines.append(f"  witch on {w.origin}: " + "; ".join(w.reasons))
@@ -267,9 +273,14 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
 
 
 def _solve_expect(args: argparse.Namespace, p: Position, ed: HexenEdition) -> Answer:
-    from solver.hexen_rennen.expect import expect_turn
+    from solver.hexen_rennen.expect import BudgetExceeded, expect_turn
 
-    res = expect_turn(p, ed, rules_of(args), rolls=[args.roll] if args.roll is not None else None)
+    try:
+        res = expect_turn(p, ed, rules_of(args), rolls=[args.roll] if args.roll is not None else None,
+                          max_nodes=args.max_nodes)
+    except BudgetExceeded as exc:
+        data = {"status": "unknown", "value": None, "reason": str(exc), "max_nodes": args.max_nodes}
+        return Answer(data, f"unknown: {exc} for one (witch, roll); raise --max-nodes to search further", NO)
     data = res.to_json()
     rows = []
     for w in res.witches:
@@ -284,6 +295,7 @@ def _solve_expect(args: argparse.Namespace, p: Position, ed: HexenEdition) -> An
     lines.append(f"expected value with the best witch for each roll: {res.overall:.3f}"
                  + (f" (over rolls where some witch moves; P(no move) = {res.p_no_move:.3f})" if res.p_no_move else ""))
     lines.append(f"searched {res.nodes} states in {res.seconds:.3f}s")
+    data["status"] = "optimal"
     return Answer(data, "\n".join(lines))
 
 
@@ -367,6 +379,8 @@ def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> 
     p.add_argument("--expect", action="store_true",
                    help="before rolling: expected value of each witch per roll (expectimax over die and tiles)")
     p.add_argument("--verify", action="store_true", help="also verify the values with the z3 encoding")
+    p.add_argument("--max-nodes", type=int, default=300000,
+                   help="--expect: give up (exit 1, status unknown) past this many states per witch and roll")
     rules(p)
     add_common(p)
     p.set_defaults(func=cmd_solve)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.core.hexgrid import Hex, neighbour, opposite
+from models.core.hexgrid import DIRECTIONS, Hex, neighbour, opposite
 from models.gnome_hollow.edition import GnomeHollowEdition, Tile
 
 PathKey = tuple[Hex, int]  # (cell, path index on that tile)
@@ -46,6 +46,7 @@ class Networks:
         self.rule = wildflower_rule
         self.ncol = len(edition.colours)
         self.cidx = {c: i for i, c in enumerate(edition.colours)}
+        self._zeros = [0] * self.ncol
         self.grid: dict[Hex, tuple[Tile, int]] = {}
         self.parent: list[int] = []
         self.rank: list[int] = []
@@ -70,7 +71,7 @@ class Networks:
         self.nodes.append(1)
         self.joins.append(0)
         self.npaths.append(0 if pidx < 0 else 1)
-        self.mush.extend([0] * self.ncol)
+        self.mush += self._zeros
         if mushroom is not None:
             self.mush[e * self.ncol + self.cidx[mushroom]] = 1
         self.ring.append(False)
@@ -111,6 +112,7 @@ class Networks:
         """An independent copy (flat lists, cheap enough for search)."""
         other = Networks.__new__(Networks)
         other.ed, other.rule, other.ncol, other.cidx = self.ed, self.rule, self.ncol, self.cidx
+        other._zeros = self._zeros
         other.grid = dict(self.grid)
         for name in ("parent", "rank", "open", "nodes", "joins", "npaths", "mush", "ring", "cell", "pidx", "order"):
             setattr(other, name, list(getattr(self, name)))
@@ -194,14 +196,19 @@ class Networks:
                 elems.append(el)
                 new.append(el)
             row = tile.edge_path[orientation]
+            grid = self.grid
+            q0, r0 = cell
             for e in range(6):
                 i = row[e]
-                n = neighbour(cell, e)
-                got = self.grid.get(n)
+                dq, dr = DIRECTIONS[e]
+                n = (q0 + dq, r0 + dr)
+                got = grid.get(n)
                 if got is None:
                     if i >= 0:
                         self.open[self.find(elems[i])] += 1
                     continue
+                if i < 0 and not got[0].wildflower:
+                    continue  # grass facing a tile: a path end there stays open, nothing changes
                 u, uo = got
                 if u.wildflower:
                     if i < 0:

@@ -560,14 +560,14 @@ def position_from_text(text: str, source: str, edition: GnomeHollowEdition) -> P
         ref, eq, rest = tok.partition("=")
         if not eq:
             raise rd.err(ln, col, "Q,R.K=COLOUR:N,...", tok)
-        m: dict[str, int] = {}
+        pot: dict[str, int] = {}
         if rest != "0":
             for part in rest.split(","):
-                k, colon, n = part.partition(":")
-                if not colon or not n.isdigit():
+                colour, colon, num = part.partition(":")
+                if not colon or not num.isdigit():
                     raise rd.err(ln, col, "Q,R.K=COLOUR:N,...", tok)
-                m[k] = int(n)
-        pots.append((rd.pathref(ref, ln, col), {k: n for k, n in m.items() if n}))
+                pot[colour] = int(num)
+        pots.append((rd.pathref(ref, ln, col), {k: n for k, n in pot.items() if n}))
     ed_name, _, _ = get("edition", edition.name)
     pos = Position(
         players=tuple(pstates),
@@ -590,9 +590,9 @@ def position_from_text(text: str, source: str, edition: GnomeHollowEdition) -> P
     )
     probs = pos.problems(edition)
     if probs:
-        line, col = _locate_problem(probs[0], lines)
-        raise NotationError("the position is not well formed: " + "; ".join(probs), source=source, line=line,
-                            column=col)
+        pline, pcol = _locate_problem(probs[0], lines)
+        raise NotationError("the position is not well formed: " + "; ".join(probs), source=source, line=pline,
+                            column=pcol)
     return pos
 
 

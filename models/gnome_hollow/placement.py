@@ -271,8 +271,8 @@ def check_sequence(
             if not c.ring:
                 trees.append((idx, c))
                 continue
-            holders = sorted({g.player for g, k in gnome_keys if nets.find(nets.path_elem[k]) == c.root})
-            claimant = holders[0] if holders else None
+            names = sorted({g.player for g, k in gnome_keys if nets.find(nets.path_elem[k]) == c.root})
+            claimant = names[0] if names else None
             if claimant is None:
                 rr = RingReport(len(rings) + 1, idx, c, None, None, mover, "pot")
             elif claimant == mover:

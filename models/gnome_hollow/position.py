@@ -227,10 +227,10 @@ class Position:
                 out.append(f"player {name} has {n} gnomes, at most {ed.gnomes}")
         for g in self.gnomes:
             if isinstance(g.at, tuple):
-                cell, k = g.at
-                t = self.at.get(cell)
-                if t is None or t.tile not in ed.all_tiles or not 0 <= k < len(ed.tile(t.tile).paths):
-                    out.append(f"gnome of {g.player} on {hex_name(cell)}.{k}: no such path")
+                gcell, gk = g.at
+                gt = self.at.get(gcell)
+                if gt is None or gt.tile not in ed.all_tiles or not 0 <= gk < len(ed.tile(gt.tile).paths):
+                    out.append(f"gnome of {g.player} on {hex_name(gcell)}.{gk}: no such path")
             elif g.at not in (None, MARKET, FLOWERS):
                 out.append(f"gnome of {g.player}: unknown place {g.at!r}")
             if g.down and not isinstance(g.at, tuple):

@@ -86,7 +86,7 @@ class _Table:
         self.pos = pos
         self.ed = ed
         self.players = {p.name: _mplayer(p) for p in pos.players}
-        self.gnomes = [[g.player, g.at, g.down] for g in pos.gnomes]
+        self.gnomes: list[list[Any]] = [[g.player, g.at, g.down] for g in pos.gnomes]
         self.offered = list(pos.offered)
         self.bag = list(pos.bag)
         self.sunset = list(pos.sunset)
@@ -206,14 +206,14 @@ def _move_marker(t: _Table, who: str, ring: ClosedNetwork, ref: PathKey, choice:
                     _reward(t, who, ed.signposts[sid], choice, g)
                     g.notes.append(f"{who} uses signpost {sid}")
                 continue
-            sid = sp if sp in t.signposts else (t.signposts[0] if t.signposts else None)
-            if sid is None:
+            new_sid: str | None = sp if sp in t.signposts else (t.signposts[0] if t.signposts else None)
+            if new_sid is None:
                 g.notes.append("no signpost left to place")
                 continue
-            t.signposts.remove(sid)
-            t.placed_signposts.append((sid, ref))
-            _reward(t, who, ed.signposts[sid], choice, g)
-            g.notes.append(f"{who} places signpost {sid}")
+            t.signposts.remove(new_sid)
+            t.placed_signposts.append((new_sid, ref))
+            _reward(t, who, ed.signposts[new_sid], choice, g)
+            g.notes.append(f"{who} places signpost {new_sid}")
         elif kind == "store":
             _reward(t, who, {"tile": 1}, choice, g)
         elif kind == "flower":
@@ -242,7 +242,7 @@ def _wildflower(t: _Table, who: str, choice: MarkerChoice, g: Gains) -> None:
     pick = choice.wildflower if choice.wildflower in avail else None
     if pick is None:
         fresh = [w for w in avail if t.ed.tile(w).flower not in have]
-        pick = (fresh or avail or [None])[0]
+        pick = fresh[0] if fresh else (avail[0] if avail else None)
     if pick is None:
         _take_flower(t, who, choice.flower, g, "no wildflower tile left")
         return
@@ -358,8 +358,8 @@ def apply_turn(pos: Position, ed: GnomeHollowEdition, turn: Turn, rng: random.Ra
     if turn.action is not None:
         _act(t, who, turn.action, g)
     # end of the game?
-    for n, d in t.players.items():
-        if len(d["flowers"]) >= ed.end_flowers or markers_moved(ed, _frozen(d, n)) >= ed.end_markers:
+    for pname, d in t.players.items():
+        if len(d["flowers"]) >= ed.end_flowers or markers_moved(ed, _frozen(d, pname)) >= ed.end_markers:
             t.pos = replace(t.pos, end_triggered=True)
     if not t.bag and rng is not None:
         t.pos = replace(t.pos, end_triggered=True)
@@ -427,7 +427,7 @@ def _act(t: _Table, who: str, a: GnomeAction, g: Gains) -> None:
 
 def final_scores(pos: Position, ed: GnomeHollowEdition) -> list[dict[str, Any]]:
     """Each player's flower, ring and treasure score, total, and rank (ties: most unsold mushrooms)."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for p in pos.players:
         fl = ed.flower_points(len(p.flowers))
         rg = ed.ring_points(markers_moved(ed, p))

@@ -25,7 +25,7 @@ Decisions where the rulings are silent (docs/rules/hedge-mage-running.md):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -45,7 +45,12 @@ def cname(c: Cell) -> str:
     return f"{c[0]},{c[1]}"
 
 
-@dataclass(frozen=True, order=True)
+def gnome_order(g: RGnome) -> tuple[Cell, str, bool, int, int]:
+    """The canonical order of gnomes in a position."""
+    return (g.at, g.kind, g.awake, -1 if g.carried_by is None else g.carried_by, -1 if g.moved is None else g.moved)
+
+
+@dataclass(frozen=True)
 class RGnome:
     """A gnome in the rival's garden during running (a carried gnome stands at its mage's space)."""
 
@@ -88,10 +93,11 @@ class RunPosition:
     transit: tuple[str, int] | None = None  # ("mage"|"mage-step"|"gnome", index) that must move next
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "gnomes", tuple(sorted(self.gnomes)))
+        object.__setattr__(self, "gnomes", tuple(sorted(self.gnomes, key=gnome_order)))
         object.__setattr__(self, "springshrooms", tuple(sorted(set(self.springshrooms))))
         if len(self.mage_used) != len(self.mages):
-            object.__setattr__(self, "mage_used", tuple(self.mage_used) + (0,) * (len(self.mages) - len(self.mage_used)))
+            pad = (0,) * (len(self.mages) - len(self.mage_used))
+            object.__setattr__(self, "mage_used", tuple(self.mage_used) + pad)
         object.__setattr__(self, "rescued", tuple(sorted((k, n) for k, n in self.rescued if n)))
 
     @property
@@ -286,6 +292,7 @@ class _W:
     rescued: dict[str, int]
     events: list[Event] = field(default_factory=list)
     conds: dict[str, Cond] = field(default_factory=dict)
+    index: dict[Cell, list[tuple[int, str, bool]]] | None = None  # gnomes by cell, rebuilt on demand
 
     # -- view protocol for the enchantment conditions -----------------------------------------
     @property
@@ -308,10 +315,12 @@ class _W:
     def mage_count(self, cell: Cell) -> int:
         return sum(1 for m in self.mages if m == cell)
 
-    def gnomes_at(self, cell: Cell) -> Iterator[tuple[int, str, bool]]:
-        for i, g in enumerate(self.gnomes):
-            if g["at"] == cell:
-                yield i, str(g["kind"]), bool(g["awake"])
+    def gnomes_at(self, cell: Cell) -> list[tuple[int, str, bool]]:
+        if self.index is None:
+            self.index = {}
+            for i, g in enumerate(self.gnomes):
+                self.index.setdefault(g["at"], []).append((i, str(g["kind"]), bool(g["awake"])))  # type: ignore[arg-type]
+        return self.index.get(cell, [])
 
     # -- helpers ------------------------------------------------------------------------------
     def carried_by(self, m: int) -> int | None:
@@ -332,7 +341,7 @@ class _W:
               for g in self.gnomes]
         if transit is not None and transit[0] == "gnome":
             target = gl[transit[1]]
-            gl_sorted = sorted(gl)
+            gl_sorted = sorted(gl, key=gnome_order)
             transit = ("gnome", gl_sorted.index(target))
         return replace(self.pos, mages=tuple(self.mages), gnomes=tuple(gl), springshrooms=tuple(self.shrooms),
                        spent=self.spent, tokens=self.tokens, springshroom_tokens=self.stok, sigil_tokens=self.sig,
@@ -357,12 +366,14 @@ def settle(w: _W) -> None:
     changed = True
     while changed:
         changed = False
+        w.index = None
         for i, g in enumerate(w.gnomes):
             if g["awake"]:
                 continue
             cond = w.conds.get(str(g["kind"]))
             if cond is not None and holds(cond, w, i, g["at"], g["carried_by"] is not None):  # type: ignore[arg-type]
                 g["awake"] = True
+                w.index = None
                 w.events.append(Event("wake", str(g["kind"]), g["at"]))  # type: ignore[arg-type]
                 changed = True
         for i, g in enumerate(w.gnomes):
@@ -733,6 +744,7 @@ class PlanReport:
     final: RunPosition
     failed: int | None = None  # index of the first illegal action (len(plan): the plan's end)
     reasons: list[tuple[str, str]] = field(default_factory=list)
+    failed_action: str = ""  # the illegal action as written (filled in by the caller)
 
     @property
     def legal(self) -> bool:
@@ -804,3 +816,10 @@ def run_position_from_garden(g: Garden, ed: HedgeMageEdition, enchantments: tupl
     w = _work(pos, ed)
     settle(w)
     return w.freeze(None)
+
+
+def settle_position(pos: RunPosition, ed: HedgeMageEdition) -> tuple[RunPosition, list[Event]]:
+    """Wake (and rescue) whatever the rules say should already have happened in ``pos``."""
+    w = _work(pos, ed)
+    settle(w)
+    return w.freeze(pos.transit), w.events

@@ -8,10 +8,10 @@ network faces at the moment it is laid.
   network must be filled, so branch only on which tile and orientation go there (identical tiles
   collapsed), lay it, repeat; every sequence found is re-checked with the rules' own
   ``check_sequence``.
-* :func:`close_by_smt` - a z3 model: one Boolean per candidate placement (cell within reach x tile x
+* :func:`close_by_sat` - a SAT model (PySAT): one Boolean per candidate placement (cell within reach x tile x
   orientation that fits the garden), at most one per cell and per tile, at most 2 offered tiles,
-  edge matching between chosen neighbours, membership in the target network by join-distance levels
-  (so no self-supporting loop of new tiles counts), and no open end on any member.  A model is
+  edge matching between chosen neighbours, membership in the target network spread along active
+  joins, and no open end on any member.  A model is
   ordered and re-checked with ``check_sequence`` (permission, gnome joins); a model the rules reject
   is blocked and the solver asked again.
 
@@ -174,15 +174,16 @@ def _claims_ok(pos: Position, ed: GnomeHollowEdition, nets: Networks, p: Placeme
 
 
 # ---------------------------------------------------------------------------------------------
-# SMT
+# SAT
 
 
-def close_by_smt(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: tuple[str, ...] = (),
+def close_by_sat(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: tuple[str, ...] = (),
                  supply: Supply | None = None, time_limit: float | None = None, max_rounds: int = 200) -> Result:
-    """z3 model of tile choice, position and orientation with edge matching (see module docstring)."""
-    import z3
+    """SAT model (PySAT) of tile choice, position and orientation with edge matching (module docstring)."""
+    from solver.core.sat import SatModel, SatTimeout
 
     started = time.perf_counter()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     supply = supply or supply_of(pos)
     nets = pos.networks(ed)
     root = _target_root(nets, ref)
@@ -195,11 +196,11 @@ def close_by_smt(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: t
         return Result(Status.UNSATISFIABLE, value=False, stats=stats, seconds=time.perf_counter() - started)
     # candidate cells: empty cells within n_tiles - 1 steps of the open-end cells
     region: set[Hex] = {c for c, _ in ends}
-    frontier_ = set(region)
+    ring_ = set(region)
     for _ in range(max(0, n_tiles - 1)):
-        nxt = {neighbour(c, e) for c in frontier_ for e in range(6)} - set(nets.grid) - region
+        nxt = {neighbour(c, e) for c in ring_ for e in range(6)} - set(nets.grid) - region
         region |= nxt
-        frontier_ = nxt
+        ring_ = nxt
     cands: list[Placement] = []
     for cell in sorted(region, key=lambda c: (c[1], c[0])):
         for tid in dict.fromkeys(supply.all):
@@ -208,55 +209,42 @@ def close_by_smt(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: t
                 if fits(nets, tile, cell, o):
                     cands.append(Placement(tid, cell, o))
     stats["candidates"] = len(cands)
-    x = [z3.Bool(f"x-{p.tile}@{p.cell[0]},{p.cell[1]}:{p.orientation}") for p in cands]
-    s = z3.Solver()
-    if time_limit is not None:
-        s.set("timeout", max(1, int(time_limit * 1000)))
+    m = SatModel()
+    x = [m.var(("x", p.tile, p.cell, p.orientation)) for p in cands]
     by_cell: dict[Hex, list[int]] = {}
     by_tile: dict[str, list[int]] = {}
     for j, p in enumerate(cands):
         by_cell.setdefault(p.cell, []).append(j)
         by_tile.setdefault(p.tile, []).append(j)
     for js in [*by_cell.values(), *by_tile.values()]:
-        s.add(z3.AtMost(*[x[j] for j in js], 1))
-    offered_js = [j for j, p in enumerate(cands) if p.tile in supply.offered]
-    if offered_js:
-        s.add(z3.AtMost(*[x[j] for j in offered_js], supply.max_offered))
+        m.at_most_one([x[j] for j in js])
+    offered_js = [x[j] for j, p in enumerate(cands) if p.tile in supply.offered]
+    if len(offered_js) > supply.max_offered:
+        m.at_most_k(offered_js, supply.max_offered)
 
     def path_at(p: Placement, edge: int) -> int:
         t = ed.tile(p.tile)
         return -1 if t.wildflower else t.edge_path[p.orientation][edge]
 
-    # edge matching between chosen neighbours
-    for j, p in enumerate(cands):
-        for e in range(3):  # each unordered neighbour pair once
-            n = neighbour(p.cell, e)
-            for k in by_cell.get(n, []):
+    for j, p in enumerate(cands):  # edge matching between chosen neighbours
+        for e in range(3):
+            for k in by_cell.get(neighbour(p.cell, e), []):
                 q = cands[k]
                 if ed.tile(p.tile).wildflower or ed.tile(q.tile).wildflower:
                     continue
                 if (path_at(p, e) >= 0) != (path_at(q, opposite(e)) >= 0):
-                    s.add(z3.Not(z3.And(x[j], x[k])))
-    # elements: existing roots touched, new paths, new hubs; joins between them
-    elems: dict[object, z3.BoolRef] = {}
-    level: dict[object, z3.ArithRef] = {}
-    joins: dict[object, list[tuple[object, z3.BoolRef]]] = {}
+                    m.add([-x[j], -x[k]])
 
-    def elem(key: object) -> z3.BoolRef:
-        if key not in elems:
-            elems[key] = z3.Bool(f"in-{key}")
-            level[key] = z3.Int(f"lvl-{key}")
-            joins[key] = []
-        return elems[key]
+    def inv(key: object) -> int:
+        return m.var(("in", key))
 
-    def join(a: object, b: object, cond: z3.BoolRef) -> None:
-        elem(a)
-        elem(b)
-        joins[a].append((b, cond))
-        joins[b].append((a, cond))
+    def join(a: object, b: object, conds: list[int]) -> None:
+        """When all of ``conds`` hold, a and b are in the same network: "in" spreads both ways."""
+        neg = [-c for c in conds]
+        m.add([*neg, -inv(a), inv(b)])
+        m.add([*neg, -inv(b), inv(a)])
 
     def existing_key(cell: Hex, edge_of_cell: int) -> object | None:
-        """The existing element a path end facing ``cell`` across its edge ``edge_of_cell`` joins."""
         tile, o = nets.grid[cell]
         if tile.wildflower:
             h = nets.current_hub(cell)
@@ -269,91 +257,72 @@ def close_by_smt(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: t
         r = nets.root_of((cell, k))
         return None if nets.is_ring(r) else ("root", r)
 
-    tgt = ("root", root)
-    elem(tgt)
+    roots: set[int] = {root}
     for j, p in enumerate(cands):
         tile = ed.tile(p.tile)
         if tile.wildflower:
             hub = ("hub", j)
-            elem(hub)
-            s.add(z3.Implies(elems[hub], x[j]))
             for e in range(6):
                 n = neighbour(p.cell, e)
                 if n in nets.grid:
                     if not nets.grid[n][0].wildflower:
                         key = existing_key(n, opposite(e))
                         if key is not None:
-                            join(hub, key, x[j])
+                            join(hub, key, [x[j]])
+                            if isinstance(key, tuple) and key[0] == "root":
+                                roots.add(key[1])  # type: ignore[arg-type]
                 else:
                     for k in by_cell.get(n, []):
-                        q = cands[k]
-                        i = path_at(q, opposite(e))
+                        i = path_at(cands[k], opposite(e))
                         if i >= 0:
-                            join(hub, ("path", k, i), z3.And(x[j], x[k]))
+                            join(hub, ("path", k, i), [x[j], x[k]])
             continue
         for i in range(len(tile.paths)):
             pe = ("path", j, i)
-            elem(pe)
-            s.add(z3.Implies(elems[pe], x[j]))
-            closed_ends = []
+            m.add([-inv(pe), x[j]])
             for edge in tile.oriented_ends(p.orientation, i):
                 n = neighbour(p.cell, edge)
                 if n in nets.grid:
                     key = existing_key(n, opposite(edge))
                     if key is not None:
-                        join(pe, key, x[j])
-                    continue  # faces an existing tile (matched by fits, or a capped wildflower)
-                filled = []
-                for k in by_cell.get(n, []):
+                        join(pe, key, [x[j]])
+                        if isinstance(key, tuple) and key[0] == "root":
+                            roots.add(key[1])  # type: ignore[arg-type]
+                    continue
+                filled = by_cell.get(n, [])
+                m.add([-inv(pe), *[x[k] for k in filled]])  # an end of a member must be closed
+                for k in filled:
                     q = cands[k]
-                    filled.append(x[k])
                     if ed.tile(q.tile).wildflower:
-                        join(pe, ("hub", k), z3.And(x[j], x[k]))
+                        join(pe, ("hub", k), [x[j], x[k]])
                     elif k > j:
                         i2 = path_at(q, opposite(edge))
                         if i2 >= 0:
-                            join(pe, ("path", k, i2), z3.And(x[j], x[k]))
-                closed_ends.append(z3.Or(*filled) if filled else z3.BoolVal(False))
-            s.add(z3.Implies(elems[pe], z3.And(*closed_ends)))
-    # a path reached from two cells: joins with k < j were added from the other side
-    # existing networks drawn in: all their open ends must be filled
-    for key in list(elems):
-        if isinstance(key, tuple) and key[0] == "root":
-            r = key[1]
-            cells_needed = open_end_cells(nets, r) if nets.open_ends(r) else []
-            if any(g for _, g in cells_needed):
-                s.add(z3.Not(elems[key]))
-                continue
-            for c, _ in cells_needed:
-                s.add(z3.Implies(elems[key], z3.Or(*[x[k] for k in by_cell.get(c, [])])
-                                 if by_cell.get(c) else z3.BoolVal(False)))
-    # membership: the target is in; any other element is in iff joined to an in element at a lower level
-    s.add(elems[tgt])
-    s.add(level[tgt] == 0)
-    for key, b in elems.items():
-        s.add(level[key] >= 0)
-        if key == tgt:
+                            join(pe, ("path", k, i2), [x[j], x[k]])
+    for r in roots:  # existing networks drawn in: every open end filled
+        cells_needed = open_end_cells(nets, r)
+        if any(g for _, g in cells_needed):
+            m.add([-inv(("root", r))])
             continue
-        sup = [z3.And(cond, elems[o], level[o] < level[key]) for o, cond in joins[key]]
-        s.add(b == (z3.Or(*sup) if sup else z3.BoolVal(False)))
-        for o, cond in joins[key]:  # joined elements are in the same network
-            s.add(z3.Implies(z3.And(cond, elems[o]), b))
-    stats["variables"] = len(x) + 2 * len(elems)
-    for _ in range(max_rounds):
-        stats["rounds"] += 1
-        if time_limit is not None and time.perf_counter() - started > time_limit:
-            return Result(Status.UNKNOWN, stats=stats, seconds=time.perf_counter() - started)
-        res = s.check()
-        if res == z3.unknown:
-            return Result(Status.UNKNOWN, stats=stats, seconds=time.perf_counter() - started)
-        if res == z3.unsat:
-            return Result(Status.UNSATISFIABLE, value=False, stats=stats, seconds=time.perf_counter() - started)
-        m = s.model()
-        chosen = [cands[j] for j in range(len(cands)) if z3.is_true(m.eval(x[j], model_completion=True))]
-        seq = _legal_order(pos, ed, ref, chosen, permits)
-        if seq is not None:
-            return Result(Status.SATISFIED, value=True, witness=seq, stats=stats, seconds=time.perf_counter() - started)
-        s.add(z3.Not(z3.And(*[x[cands.index(p)] for p in chosen])))
+        for c, _ in cells_needed:
+            m.add([-inv(("root", r)), *[x[k] for k in by_cell.get(c, [])]])
+    m.add([inv(("root", root))])
+    stats["variables"] = m.pool.top if hasattr(m, "pool") else 0
+    try:
+        for _ in range(max_rounds):
+            stats["rounds"] += 1
+            if not m.solve(deadline=deadline):
+                return Result(Status.UNSATISFIABLE, value=False, stats=stats, seconds=time.perf_counter() - started)
+            chosen_js = [j for j in range(len(cands)) if m.value(x[j])]
+            seq = _legal_order(pos, ed, ref, [cands[j] for j in chosen_js], permits)
+            if seq is not None:
+                return Result(Status.SATISFIED, value=True, witness=seq, stats=stats,
+                              seconds=time.perf_counter() - started)
+            m.add([-x[j] for j in chosen_js])  # the rules reject this set (and every superset)
+    except SatTimeout:
+        pass
+    finally:
+        m.close()
     return Result(Status.UNKNOWN, stats=stats, seconds=time.perf_counter() - started)
 
 

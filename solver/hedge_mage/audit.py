@@ -526,6 +526,11 @@ def audit_tile(
     ``upper`` None and ``lower == kmax + 1`` (no garden within kmax placements
     blocks the tile).  Status "unknown": the time budget ran out; ``lower`` is
     proven (every smaller k is UNSAT) and ``upper`` is the best witness found.
+
+    Budget: a tenth for a randomised greedy search (an early witness), up to half
+    for SAT asking for ever shorter witnesses on one incremental model, the rest
+    for SAT raising the lower bound k = lower, lower + 1, ... on small fresh models.
+    Every witness is replayed from setup and checked by enumeration.
     """
     if tile not in edition.tiles:
         raise UsageError(f"unknown tile {tile!r}; the edition has: {' '.join(edition.tiles)}")
@@ -590,7 +595,7 @@ def audit_tile(
     first = _TileBlocker(geo, tile, kmax)
     try:
         k = kmax if res.upper is None else res.upper - 1
-        while k >= res.lower:
+        while k >= res.lower and time.monotonic() < t0 + 0.5 * seconds:
             r = attempt(first, k, t0 + 0.5 * seconds, 0)
             if r is None:
                 break
@@ -603,7 +608,7 @@ def audit_tile(
         done(first)
     # Phase 2: raise the lower bound from below, a fresh small model per k.
     k = res.lower
-    while k < (res.upper if res.upper is not None else kmax + 1):
+    while k < (res.upper if res.upper is not None else kmax + 1) and time.monotonic() < deadline:
         blocker = _TileBlocker(geo, tile, k)
         try:
             r = attempt(blocker, k, deadline, 4)

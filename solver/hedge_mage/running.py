@@ -209,12 +209,17 @@ def merge_plan(actions: list[Action]) -> list[Action]:
     return out
 
 
+class _Budget(Exception):
+    """The state budget ran out."""
+
+
 @dataclass
 class _Search:
     ed: HedgeMageEdition
     relevant_only: bool
     memo: dict[tuple[object, ...], tuple[Value, list[Action] | None, tuple[object, ...] | None, int, int]]
     states: int = 0
+    max_states: int | None = None
 
     def best(self, pos: RunPosition) -> Value:
         k = pos.key()
@@ -222,6 +227,8 @@ class _Search:
         if hit is not None:
             return hit[0]
         self.states += 1
+        if self.max_states is not None and self.states > self.max_states:
+            raise _Budget
         best: Value = NEG
         move: list[Action] | None = None
         nxt_key: tuple[object, ...] | None = None
@@ -248,11 +255,22 @@ class _Search:
                 out.append(a)
 
 
-def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True) -> Result:
-    """The optimal plan for the round from ``pos`` (status OPTIMAL; value a PlanValue; witness the plan)."""
+def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True,
+              max_states: int | None = None) -> Result:
+    """The optimal plan for the round from ``pos``.
+
+    Returns status OPTIMAL with a :class:`PlanValue` and the plan (merged path actions), or
+    UNKNOWN (no plan) when more than ``max_states`` states would be explored.  The position
+    must be settled (nobody passing through another character).
+    """
     t0 = time.perf_counter()
-    s = _Search(ed, relevant_only, {})
-    r, p, c = s.best(pos)
+    s = _Search(ed, relevant_only, {}, max_states=max_states)
+    try:
+        r, p, c = s.best(pos)
+    except _Budget:
+        return Result(Status.UNKNOWN, None, None, {"states": s.states, "method": "search",
+                                                   "reason": f"state budget of {max_states} exhausted"},
+                      time.perf_counter() - t0)
     units = s.plan(pos)
     plan = merge_plan(units)
     tokens = sum(1 for a in units if a.kind == "token")

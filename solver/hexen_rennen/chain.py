@@ -182,12 +182,12 @@ def solve_chain(pos: Position, edition: HexenEdition, roll: int, rules: Rules | 
         if w.target is None:
             continue
         turn = Turn(pos, edition, w.origin, rules)
-        for coop in (False, True):
-            s = ChainSearch(turn, cooperative=coop, measure=measure)
+        for helping in (False, True):
+            s = ChainSearch(turn, cooperative=helping, measure=measure)
             ln = _line(turn, s, w.target)
             nodes += s.nodes
-            lines[(w.origin, coop)] = ln
-            if coop:
+            lines[(w.origin, helping)] = ln
+            if helping:
                 w.coop = ln.value
                 if best_c is None or ln.value > best_c[0]:
                     best_c = (ln.value, w.origin)
@@ -195,7 +195,7 @@ def solve_chain(pos: Position, edition: HexenEdition, roll: int, rules: Rules | 
                 w.value = ln.value
                 if best is None or ln.value > best[0]:
                     best = (ln.value, w.origin)
-    line = lines[(best[1], False)] if best else None
-    coop = lines[(best_c[1], True)] if best_c else None
+    line: Line | None = lines[(best[1], False)] if best else None
+    coop: Line | None = lines[(best_c[1], True)] if best_c else None
     return ChainSolution(roll, best[0] if best else None, best[1] if best else None, line, coop, ws, nodes,
                          time.perf_counter() - t0, rules)

@@ -26,11 +26,19 @@ from models.hexen_rennen.turn import ChainState, Rules, Turn
 Assign = tuple[tuple[int, tuple[int, int]], ...]  # (tile, (clan index, value)) drawn so far, sorted
 
 
+class BudgetExceeded(RuntimeError):
+    """The expectimax tree grew past its node budget (early-game positions with full hands)."""
+
+
 class ExpectSearch:
     """Exact expectimax (fractions) over one turn's chain with face-down tiles as chance nodes."""
 
-    def __init__(self, turn: Turn, exact: bool = False, up: int | None = None) -> None:
-        """``up``: the face-up mask to draw from (default: the position's; mid-chain: the chain's)."""
+    def __init__(self, turn: Turn, exact: bool = False, up: int | None = None, max_nodes: int | None = None) -> None:
+        """``up``: the face-up mask to draw from (default: the position's; mid-chain: the chain's).
+
+        ``max_nodes``: raise :class:`BudgetExceeded` past this many distinct states.
+        """
+        self.max_nodes = max_nodes
         self.turn = turn
         self.exact = exact
         L = turn.L
@@ -51,12 +59,22 @@ class ExpectSearch:
             self.turn.tclan[t] = c
             self.turn.tval[t] = v
 
-    def value(self, st: ChainState, assign: Assign = ()) -> Any:
+    def value(self, st: ChainState) -> Any:
+        """The expectimax value from ``st``; the turn's tile tables are restored afterwards."""
+        try:
+            return self._value(st, ())
+        finally:
+            self.turn.tclan[:] = self.true_clan
+            self.turn.tval[:] = self.true_val
+
+    def _value(self, st: ChainState, assign: Assign) -> Any:
         key = (st, assign)
         v = self.memo.get(key)
         if v is not None:
             return v
         self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise BudgetExceeded(f"expectimax gave up after {self.max_nodes} states")
         turn = self.turn
         at = st.at
         if not st.done and 1 <= at <= turn.L and not (st.up >> at & 1) and at not in dict(assign):
@@ -70,7 +88,7 @@ class ExpectSearch:
             for ident, m in sorted(pool.items()):
                 if m <= 0:
                     continue
-                sub = self.value(st, tuple(sorted(assign + ((at, ident),))))
+                sub = self._value(st, tuple(sorted(assign + ((at, ident),))))
                 acc += (Fraction(m, total) if self.exact else m / total) * sub
             v = acc
         else:
@@ -79,12 +97,12 @@ class ExpectSearch:
             if node.kind == "end":
                 v = Fraction(st.at) if self.exact else float(st.at)
             elif node.kind == "auto":
-                v = self.value(node.options[0].state, assign)
+                v = self._value(node.options[0].state, assign)
             else:
                 opts = list(node.options)
                 vals = []
                 for o in opts:
-                    vals.append(self.value(o.state, assign))
+                    vals.append(self._value(o.state, assign))
                     self._apply(assign)
                 v = max(vals) if node.chooser == turn.mover else min(vals)
         self.memo[key] = v
@@ -120,20 +138,27 @@ class ExpectResult:
         }
 
 
+def _or(v: float | None, default: int) -> float:
+    return float(default) if v is None else v
+
+
 def expect_witch(pos: Position, edition: HexenEdition, origin: int, roll: int, rules: Rules | None = None,
-                 exact: bool = False) -> tuple[Any, int]:
+                 exact: bool = False, max_nodes: int | None = None) -> tuple[Any, int]:
     """Expected final field of moving the witch on ``origin`` with ``roll`` (None if it cannot), and nodes."""
     turn = Turn(pos, edition, origin, rules)
     target, _ = turn.die_target(roll)
     if target is None:
         return None, 0
-    s = ExpectSearch(turn, exact)
+    s = ExpectSearch(turn, exact, max_nodes=max_nodes)
     return s.value(turn.start(target)), s.nodes
 
 
 def expect_turn(pos: Position, edition: HexenEdition, rules: Rules | None = None,
-                rolls: list[int] | None = None) -> ExpectResult:
-    """Expectimax over the die and the face-down tiles for every witch of the clan to move."""
+                rolls: list[int] | None = None, max_nodes: int | None = None) -> ExpectResult:
+    """Expectimax over the die and the face-down tiles for every witch of the clan to move.
+
+    ``max_nodes`` bounds each (witch, roll) search; past it :class:`BudgetExceeded` is raised.
+    """
     rules = rules or Rules()
     t0 = time.perf_counter()
     faces = list(edition.die)
@@ -143,14 +168,14 @@ def expect_turn(pos: Position, edition: HexenEdition, rules: Rules | None = None
     table: dict[int, dict[int, float | None]] = {o: {} for o in origins}
     for r in rolls:
         for o in origins:
-            v, n = expect_witch(pos, edition, o, r, rules)
+            v, n = expect_witch(pos, edition, o, r, rules, max_nodes=max_nodes)
             nodes += n
             table[o][r] = None if v is None else float(v)
     weights = {r: faces.count(r) / len(faces) for r in rolls}
     norm = sum(weights.values())
     witches = []
     for o in origins:
-        overall = sum(weights[r] * (table[o][r] if table[o][r] is not None else o) for r in rolls) / norm
+        overall = sum(weights[r] * _or(table[o][r], o) for r in rolls) / norm
         witches.append(WitchExpect(o, table[o], overall))
     best: dict[int, tuple[float | None, int | None]] = {}
     num, den, none_w = 0.0, 0.0, 0.0

@@ -7,7 +7,10 @@ Policies (every clan uses the same one):
   that puts it furthest back (one step of look-ahead, no knowledge of hidden tiles);
 * ``solver``: expectimax over the hidden tiles (as ``solve --expect``): the witch
   with the best expectation, and at every decision the option with the best
-  expectation for the decider (the mover maximises, the others minimise).
+  expectation for the decider (the mover maximises, the others minimise).  Each
+  expectimax has a node budget (``SOLVER_BUDGET``); when a search exceeds it (early
+  game: full hands over face-down stages) that choice falls back to ``greedy`` and
+  the record counts the fallback.
 
 The record holds the seed, the setup and every turn (roll and turn notation), so
 :func:`replay_record` can check the whole game with the rules engine.
@@ -24,39 +27,47 @@ from models.hexen_rennen.notation import parse_turn, position_to_json, turn_to_t
 from models.hexen_rennen.position import Position
 from models.hexen_rennen.setup import new_position
 from models.hexen_rennen.turn import ChainState, Node, Option, Played, Rules, Turn, drive, movable_witches, replay
-from solver.hexen_rennen.expect import ExpectSearch
+from solver.hexen_rennen.expect import BudgetExceeded, ExpectSearch
+
+SOLVER_BUDGET = 20000
 
 
 def choose(policy: str, pos: Position, edition: HexenEdition, roll: int, rng: random.Random,
-           rules: Rules) -> Played:
-    """One turn under ``policy``."""
+           rules: Rules, fallbacks: list[int] | None = None) -> Played:
+    """One turn under ``policy`` (``fallbacks[0]`` counts solver choices that fell back to greedy)."""
     moves = [(o, t) for o, t, _ in movable_witches(pos, edition, roll, rules) if t is not None]
+    fb = fallbacks if fallbacks is not None else [0]
 
     def decide(turn: Turn, st: ChainState, node: Node) -> Option:
         if policy == "random":
             return node.options[rng.randrange(len(node.options))]
         mover = node.chooser == turn.mover
-        if policy == "greedy":
-            key = [o.state.at for o in node.options]
-        else:
-            es = ExpectSearch(turn, up=st.up | (1 << st.at))
-            key = [es.value(o.state) for o in node.options]
+        key: list[Any] = [o.state.at for o in node.options]
+        if policy == "solver":
+            try:
+                es = ExpectSearch(turn, up=st.up | (1 << st.at), max_nodes=SOLVER_BUDGET)
+                key = [es.value(o.state) for o in node.options]
+            except BudgetExceeded:
+                fb[0] += 1
         best = max(key) if mover else min(key)
         return node.options[key.index(best)]
 
     if not moves:
         return drive(pos, edition, roll, None, decide, rules)
+    witch = max(moves, key=lambda m: (m[1], -m[0]))[0]
     if policy == "random":
         witch = rng.choice(moves)[0]
-    elif policy == "greedy":
-        witch = max(moves, key=lambda m: (m[1], -m[0]))[0]
-    else:
-        best_v, witch = None, moves[0][0]
-        for o, t in moves:
-            turn = Turn(pos, edition, o, rules)
-            v = ExpectSearch(turn).value(turn.start(t))
-            if best_v is None or v > best_v:
-                best_v, witch = v, o
+    elif policy == "solver":
+        try:
+            best_v: Any = None
+            for o, t in moves:
+                turn = Turn(pos, edition, o, rules)
+                v = ExpectSearch(turn, max_nodes=SOLVER_BUDGET).value(turn.start(t))
+                if best_v is None or v > best_v:
+                    best_v, witch = v, o
+        except BudgetExceeded:
+            fb[0] += 1
+            witch = max(moves, key=lambda m: (m[1], -m[0]))[0]
     return drive(pos, edition, roll, witch, decide, rules)
 
 
@@ -71,6 +82,7 @@ class GameRecord:
     turns: list[tuple[str, Played]] = field(default_factory=list)  # (clan, turn)
     final: Position | None = None
     finished: bool = False
+    fallbacks: int = 0  # solver policy: choices that exceeded the expectimax budget (played greedy)
 
     def scores(self) -> dict[str, int]:
         assert self.final is not None
@@ -82,7 +94,7 @@ class GameRecord:
         top = max(sc.values()) if sc else 0
         return {
             "players": self.players, "seed": self.seed, "policy": self.policy, "rules": self.rules.names(),
-            "finished": self.finished, "turns_played": len(self.turns),
+            "finished": self.finished, "turns_played": len(self.turns), "solver_fallbacks": self.fallbacks,
             "scores": sc, "winners": [c for c, v in sc.items() if v == top],
             "start": position_to_json(self.start, self.edition),
             "record": [{"n": i + 1, "clan": c, "roll": p.roll, "turn": turn_to_text(p.plan), "chain": p.chain}
@@ -113,7 +125,9 @@ def play_game(edition: HexenEdition, players: int, seed: int, policy: str = "gre
             rec.finished = True
             break
         roll = rng.choice(edition.die)
-        p = choose(policy, pos, edition, roll, rng, rules)
+        fb = [0]
+        p = choose(policy, pos, edition, roll, rng, rules, fb)
+        rec.fallbacks += fb[0]
         rec.turns.append((pos.to_move, p))
         pos = p.final
     else:

@@ -149,3 +149,21 @@ def random_garden(ed: GnomeHollowEdition, seed: int, n: int, wild: float = 0.1) 
 def _joins(nets: object, p: Placement, ed: GnomeHollowEdition) -> int:
     grid = nets.grid  # type: ignore[attr-defined]
     return sum(1 for e in range(6) if nb(p.cell, e) in grid)
+
+
+def reference_legal(ed: GnomeHollowEdition, before: list[tuple[str, Hex, int]],
+                    seq: list[tuple[str, Hex, int]]) -> bool:
+    """Geometry-only legality from the raw path lists: free cell, touches the garden, edges match."""
+    grid = {c: (t, o) for t, c, o in before}
+    for t, c, o in seq:
+        if c in grid or not any(nb(c, e) in grid for e in range(6)):
+            return False
+        if not ed.tile(t).wildflower:
+            mine = ends(ed, t, o)
+            for e in range(6):
+                n = nb(c, e)
+                if n in grid and not ed.tile(grid[n][0]).wildflower:
+                    if (e in mine) != ((e + 3) % 6 in ends(ed, *grid[n])):
+                        return False
+        grid[c] = (t, o)
+    return True

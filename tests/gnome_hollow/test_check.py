@@ -157,3 +157,28 @@ def test_moves_match_check(tmp_path: Path) -> None:
         for o in range(12):
             rep = check_sequence(pos, ED, [Placement(tile, c, o)])
             assert rep.legal == ((c, o) in legal)
+
+
+def test_cli_solve_close_market_and_hint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.gnome_hollow.test_rings import FIVE
+
+    pos = two_players(FIVE, offered=("G10", "G02"),
+                      gnomes=(Gnome("red", ((1, -3), 0)), Gnome("red")))
+    f = write(tmp_path, pos, as_json=True)
+    code, out, _ = run(capsys, "solve", f, "--close", "1,-3.0", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["closable"] is True and data["placements"][0]["notation"] == "G10@2,-4:r4"
+    code, out, _ = run(capsys, "solve", f, "--close", "1,-3.0", "--method", "sat")
+    assert code == 0 and out.startswith("yes: G10@2,-4:r4")
+    code, out, err = run(capsys, "solve", f, "--close", "1,-3")
+    assert code == 2 and "Q,R.K" in err
+    code, out, _ = run(capsys, "solve", f, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "optimal" and data["verified"] is True
+    assert data["placements"][0]["notation"] == "G10@2,-4:r4" and data["value"] >= 1
+    code, out, _ = run(capsys, "solve", f, "--market", "--json")
+    assert code == 1 and json.loads(out)["points"] == 0  # nothing to sell
+    code, out, _ = run(capsys, "hint", f)
+    assert code == 0 and "closes a ring of 5 tiles" in out
+    code, out, err = run(capsys, "solve", f, "--weights", "rings=2")
+    assert code == 2

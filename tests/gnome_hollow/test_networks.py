@@ -13,7 +13,10 @@ from tests.gnome_hollow.reference import random_garden, reference_rings
 ED = default_edition()
 
 
-def _engine_rings(seq: list[tuple[str, tuple[int, int], int]], rule: str = "fresh") -> list[tuple[int, frozenset[tuple[int, int]], tuple[tuple[str, int], ...], int]]:
+RingKey = tuple[int, frozenset[tuple[int, int]], tuple[tuple[str, int], ...], int]
+
+
+def _engine_rings(seq: list[tuple[str, tuple[int, int], int]], rule: str = "fresh") -> list[RingKey]:
     from models.gnome_hollow.networks import Networks
 
     nets = Networks(ED, rule)

@@ -157,3 +157,50 @@ def test_tie_on_points_goes_to_most_unsold_mushrooms() -> None:
     rows = {r["player"]: r for r in final_scores(pos, ED)}
     assert rows["red"]["total"] == rows["blue"]["total"] == 20
     assert rows["blue"]["rank"] == 1 and rows["red"]["rank"] == 2
+
+
+def test_eighth_marker_triggers_the_end_and_the_sunset_tiles_return() -> None:
+    seven = ((3, 1), (3, 2), (3, 3), (4, 1), (4, 2), (4, 3), (5, 1))
+    pos = table(gnomes=(Gnome("red", ((0, 0), 0)),), sunset=("G40", "G41"), bag=("G50",),
+                players=(PlayerState("red", rings=seven), PlayerState("blue")))
+    nxt, gains, _ = apply_turn(pos, ED, Turn(RING3))
+    assert gains.markers == 1 and nxt.end_triggered
+    assert nxt.sunset == () and set(nxt.bag) == {"G40", "G41", "G50"}
+
+
+def test_signpost_visit_and_claim_rules() -> None:
+    from tests.gnome_hollow.reference import two_players as tp
+
+    pos = tp([("G01", (0, -1), 2), ("G04", (1, -1), 4)], placed_signposts=(("red3", ((0, -1), 0)),),
+             gnomes=(Gnome("red"), Gnome("blue", ((0, 0), 1))), market_tokens=TOKENS)
+    nxt, gains, _ = apply_turn(pos, ED, Turn((), action=GnomeAction(0, "signpost", at=((1, -1), 0))))
+    assert nxt.player("red").mushrooms == {"red": 3}
+    with pytest.raises(IllegalMoveError, match="already holds a gnome"):
+        apply_turn(pos, ED, Turn((), action=GnomeAction(0, "claim", at=((0, 0), 1))))
+    with pytest.raises(IllegalMoveError, match="no signpost"):
+        apply_turn(pos, ED, Turn((), action=GnomeAction(0, "signpost", at=((0, 0), 2))))
+
+
+def test_best_turn_under_a_zero_time_limit_is_unknown() -> None:
+    from models.gnome_hollow.setup import random_position
+    from solver.core.result import Status
+    from solver.gnome_hollow.best import best_turn
+
+    pos = random_position(ED, 3, 6)
+    res = best_turn(pos, ED, time_limit=0.0)
+    assert res.status == Status.UNKNOWN
+    assert best_turn(pos, ED).status == Status.OPTIMAL
+
+
+def test_rings_of_seven_or_more_share_the_last_column() -> None:
+    from tests.gnome_hollow.test_rings import TEN
+
+    pos = two_players(TEN, offered=("G17",), gnomes=(Gnome("red", ((0, -1), 0)),), market_tokens=TOKENS,
+                      signposts=tuple(ED.signposts))
+    nxt, gains, rings = apply_turn(pos, ED, Turn((Placement("G17", (0, 1), 4),), markers=(MarkerChoice(row=3),)))
+    assert rings[0]["size"] == 10 and nxt.player("red").rings == ((7, 3),)
+    assert ED.column_for(7) == ED.column_for(10) == len(ED.columns) - 1
+    # the top rows of the 7+ column move two markers
+    nxt, gains, _ = apply_turn(pos, ED, Turn((Placement("G17", (0, 1), 4),), markers=(MarkerChoice(row=1),)))
+    assert gains.markers == 2 and gains.ring_points == ED.ring_points(2)
+    assert len(nxt.placed_signposts) == 1

@@ -18,10 +18,29 @@ def test_puzzle_set_shape() -> None:
     assert turns == {1, 2, 3, 4, 5}
 
 
-@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+SHORT = [f for f in FILES if f.stem[:8] in ("win-in-1", "win-in-2", "win-in-3")]
+LONG = [f for f in FILES if f not in SHORT]
+
+
+@pytest.mark.parametrize("path", SHORT, ids=[f.stem for f in SHORT])
 def test_puzzle_is_solved_and_verified(path) -> None:  # type: ignore[no-untyped-def]
     out = run_puzzle(path)
     assert out.solved and out.verified, out.detail
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", LONG, ids=[f.stem for f in LONG])
+def test_long_puzzle_is_solved_and_verified(path) -> None:  # type: ignore[no-untyped-def]
+    out = run_puzzle(path)
+    assert out.solved and out.verified, out.detail
+
+
+def test_a_mismatch_is_reported(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    src = SHORT[0].read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(src.replace("turns = 1", "turns = 2"))
+    out = run_puzzle(bad)
+    assert out.solved and not out.verified
 
 
 def _z3_check(path) -> None:  # type: ignore[no-untyped-def]

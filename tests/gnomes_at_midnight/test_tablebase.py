@@ -103,3 +103,22 @@ def solve_turns(path: Path) -> int | None:
 
     pos = read_position(path.read_text(), "p", tiny())
     return solve(pos, 5).value
+
+
+@pytest.mark.slow
+def test_mini_tablebase_matches_search() -> None:
+    """The full mini table (built once, cached under $GNOMEKIT_CACHE): sampled wins against the search."""
+    from models.gnomes_at_midnight.edition import bundled_edition
+
+    ed = bundled_edition("mini")
+    tb, _built = load_or_build(ed)
+    c = tb.counts()
+    assert sum(c.values()) == tb.size and tb.values.shape[3] == 2_090_651
+    like = new_position(ed, 0)
+    rng = random.Random(11)
+    for _ in range(150):
+        s, dg, db = rng.randrange(2), rng.randrange(4), rng.randrange(4)
+        cfg = rng.randrange(tb.values.shape[3])
+        pos = position_of(tb, s, dg, db, cfg, like)
+        v = int(tb.values[s, dg, db, cfg])
+        assert solve(pos, 2).value == (v if 1 <= v <= 2 else None)

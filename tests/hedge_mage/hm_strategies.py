@@ -11,7 +11,7 @@ from __future__ import annotations
 import string
 from dataclasses import replace
 
-from hm_reference import Reference, default_pictures, placements_in_bounds, shapes
+from tests.hedge_mage.hm_reference import Reference, default_pictures, placements_in_bounds, shapes
 from hypothesis import strategies as st
 
 from models.hedge_mage.edition import default_edition

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hm_reference import PERFT_DIR
+from tests.hedge_mage.hm_reference import PERFT_DIR
 
 from gnomekit.cli import main
 from models.hedge_mage.edition import default_edition

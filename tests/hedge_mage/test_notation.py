@@ -14,8 +14,8 @@ import string
 from typing import Any
 
 import pytest
-from hm_reference import PERFT_DIR, default_pictures, shapes
-from hm_strategies import gardens
+from tests.hedge_mage.hm_reference import PERFT_DIR, default_pictures, shapes
+from tests.hedge_mage.hm_strategies import gardens
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hm_reference import PERFT_DIR, Key, default_pictures, reference_counts
+from tests.hedge_mage.hm_reference import PERFT_DIR, Key, default_pictures, reference_counts
 
 from models.hedge_mage.edition import HedgeMageEdition, default_edition
 from models.hedge_mage.notation import read_garden

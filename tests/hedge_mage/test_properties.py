@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import networkx as nx
 import pytest
-from hm_reference import Reference, default_pictures, placements_in_bounds, shapes
-from hm_strategies import gardens, played_gardens
+from tests.hedge_mage.hm_reference import Reference, default_pictures, placements_in_bounds, shapes
+from tests.hedge_mage.hm_strategies import gardens, played_gardens
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

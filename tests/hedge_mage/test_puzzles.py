@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hedge_mage_puzzle_reference import recheck_witness, reference_answer
+from tests.hedge_mage.hedge_mage_puzzle_reference import recheck_witness, reference_answer
 
 from models.core.errors import NotationError
 from solver.hedge_mage.puzzles import KINDS, load_puzzle, puzzle_files, run_puzzle, solve_puzzle

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from hexen_build import ED, make
 
 from gnomekit.cli import main
 from models.hexen_rennen.notation import position_to_json, position_to_text
+from tests.hexen_rennen.hexen_build import ED, make
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

@@ -6,13 +6,12 @@ import itertools
 from dataclasses import replace
 from fractions import Fraction
 
-from hexen_build import ED, make
-
 from models.hexen_rennen.position import Position
 from models.hexen_rennen.turn import Turn
 from solver.hexen_rennen.chain import ChainSearch
 from solver.hexen_rennen.expect import expect_turn, expect_witch
 from solver.hexen_rennen.generate import rich_position
+from tests.hexen_rennen.hexen_build import ED, make
 
 
 def test_all_face_up_equals_minimax() -> None:

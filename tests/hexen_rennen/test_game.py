@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from hexen_build import ED
-
 from solver.hexen_rennen.audit import audit
 from solver.hexen_rennen.play import play_game, replay_record
+from tests.hexen_rennen.hexen_build import ED
 
 
 def test_games_finish_and_replay() -> None:
@@ -20,8 +19,8 @@ def test_games_finish_and_replay() -> None:
 
 
 def test_solver_policy_plays_legal_turns() -> None:
-    rec = play_game(ED, 2, 3, "solver", max_turns=12)
-    assert len(rec.turns) == 12
+    rec = play_game(ED, 2, 3, "solver", max_turns=3)
+    assert len(rec.turns) == 3
     assert replay_record(rec) == rec.final
 
 

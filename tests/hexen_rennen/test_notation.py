@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from hexen_build import ED
 
 from models.core.edition import parse_toml
 from models.core.errors import EditionError, NotationError
@@ -22,6 +21,7 @@ from models.hexen_rennen.notation import (
 from models.hexen_rennen.setup import new_position, random_position
 from models.hexen_rennen.turn import TurnPlan
 from solver.hexen_rennen.generate import rich_position
+from tests.hexen_rennen.hexen_build import ED
 
 
 def test_default_edition_numbers() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from hexen_build import ED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,6 +9,7 @@ from models.hexen_rennen.notation import parse_turn, turn_to_text
 from models.hexen_rennen.turn import ChainState, Rules, Turn, movable_witches, replay
 from solver.hexen_rennen.generate import rich_position
 from solver.hexen_rennen.moves import all_turns
+from tests.hexen_rennen.hexen_build import ED
 
 
 def cards(s: ChainState) -> int:

@@ -1,0 +1,246 @@
+"""Maze running at the command line: ``check POS --plan PLAN``, ``solve POS --phase run``, ``to-run``, ``show``.
+
+Registered from gnomekit/hedge_mage_cli.py (``_register_more``).  It adds
+options to the existing ``check``, ``solve`` and ``show`` verbs and routes a
+running position (text header ``hedge-mage run`` or JSON ``"phase": "run"``) to
+the running engine; building-phase gardens go to the original verbs unchanged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from gnomekit.common import NO, OK, Answer, add_common, read_source
+from models.core.errors import UsageError
+from models.hedge_mage.edition import HedgeMageEdition, load_edition
+from models.hedge_mage.notation import read_garden
+from models.hedge_mage.running import (
+    Event,
+    PlanReport,
+    RunPosition,
+    execute_plan,
+    run_position_from_garden,
+    running_score,
+    settle_position,
+)
+from models.hedge_mage.running_notation import (
+    action_to_text,
+    is_run_text,
+    parse_plan,
+    read_run,
+    run_to_json,
+    run_to_text,
+)
+
+Verb = Callable[[argparse.Namespace], Answer]
+
+
+def _load(args: argparse.Namespace, text: str, name: str) -> tuple[RunPosition, HedgeMageEdition, list[Event]]:
+    ed = load_edition(getattr(args, "edition", None))
+    pos = read_run(text, name, ed)
+    pos, woke = settle_position(pos, ed)
+    return pos, ed, woke
+
+
+def _plan_text(args: argparse.Namespace) -> tuple[str, str]:
+    p: str = args.plan
+    if p.startswith("@"):
+        return read_source(p[1:])
+    return p, "--plan"
+
+
+def _events(events: list[Event]) -> str:
+    return "; ".join(e.text() for e in events if e.what != "bounce")
+
+
+def _summary(start: RunPosition, final: RunPosition, ed: HedgeMageEdition, units: list[Any]) -> dict[str, Any]:
+    rescued = {k: final.rescued_count(k) - start.rescued_count(k) for k in ed.gnome_kinds}
+    return {
+        "rescued": final.total_rescued() - start.total_rescued(),
+        "rescued_kinds": {k: n for k, n in rescued.items() if n},
+        "points": running_score(final, ed) - running_score(start, ed),
+        "tokens_spent": final.spent - start.spent,
+        "springshrooms_spent": sum(1 for a in units if a.kind == "shroom"),
+    }
+
+
+def report_answer(rep: PlanReport, ed: HedgeMageEdition, woke: list[Event], as_json: bool) -> Answer:
+    """Render an executed plan (legal, or the first illegal action with every reason)."""
+    actions = [s.action for s in rep.steps]
+    data: dict[str, Any] = {"phase": "run", "legal": rep.legal}
+    if woke:
+        data["woke_at_start"] = [e.to_json() for e in woke]
+    data["steps"] = [{"action": action_to_text(s.action, ed), "events": [e.to_json() for e in s.events]}
+                     for s in rep.steps]
+    data.update(_summary(rep.start, rep.final, ed, actions))
+    lines = []
+    if woke:
+        lines.append("at the start: " + _events(woke))
+    for s in rep.steps:
+        ev = _events(s.events)
+        lines.append(f"{s.index + 1:3}. {action_to_text(s.action, ed):<24}" + (f" {ev}" if ev else ""))
+    if not rep.legal:
+        assert rep.failed is not None
+        data["failed_index"] = rep.failed + 1
+        data["reasons"] = [{"rule": r, "message": m} for r, m in rep.reasons]
+        at_end = rep.failed >= len(rep.steps) and any("the plan ends" in m for _, m in rep.reasons)
+        data["failed_action"] = None if at_end else rep.failed_action
+        lines.append("illegal: the end of the plan" if at_end else
+                     f"illegal: action {rep.failed + 1} {rep.failed_action}")
+        for r, m in rep.reasons:
+            lines.append(f"  - [{r}] {m}")
+        data["position"] = run_to_json(rep.final, ed)
+        return Answer(data, "\n".join(lines), NO)
+    data["position"] = run_to_json(rep.final, ed)
+    lines.append(f"legal: rescued {data['rescued']}"
+                 + (f" ({', '.join(f'{n} {k}' for k, n in data['rescued_kinds'].items())})" if data["rescued"] else "")
+                 + f", points {data['points']:+d}, tokens spent {data['tokens_spent']}, "
+                 f"springshrooms spent {data['springshrooms_spent']}")
+    if not as_json:
+        lines.append("")
+        lines.append(run_to_text(rep.final, ed))
+    return Answer(data, "\n".join(lines), OK)
+
+
+def cmd_run_check(args: argparse.Namespace, text: str, name: str) -> Answer:
+    pos, ed, woke = _load(args, text, name)
+    if not getattr(args, "plan", None):
+        raise UsageError("check on a running position needs --plan PLAN (actions, or @FILE)")
+    ptext, pname = _plan_text(args)
+    plan = parse_plan(ptext, ed, pname)
+    rep = execute_plan(pos, ed, plan)
+    if rep.failed is not None and rep.failed < len(plan):
+        rep.failed_action = action_to_text(plan[rep.failed], ed)
+    return report_answer(rep, ed, woke, args.json)
+
+
+def cmd_run_solve(args: argparse.Namespace, text: str, name: str) -> Answer:
+    from solver.core.result import Status
+    from solver.hedge_mage.running import solve_run
+
+    pos, ed, woke = _load(args, text, name)
+    if pos.transit is not None:  # pragma: no cover - the notation cannot express it
+        raise UsageError("the position has a character passing through another")
+    res = solve_run(pos, ed, max_states=args.max_states)
+    data: dict[str, Any] = {"phase": "run", "status": str(res.status), "method": "search",
+                            "states": res.stats.get("states"), "seconds": round(res.seconds, 3)}
+    if res.status != Status.OPTIMAL:
+        data.update({"rescued": None, "points": None, "plan": None, "reason": res.stats.get("reason")})
+        return Answer(data, f"unknown: {res.stats.get('reason')} ({res.stats.get('states')} states)", NO)
+    plan = res.witness
+    rep = execute_plan(pos, ed, plan)
+    if not rep.legal:  # pragma: no cover - the search only uses legal actions
+        raise RuntimeError(f"internal error: solver plan is illegal: {rep.reasons}")
+    v = res.value
+    data.update({"rescued": v.rescued, "points": v.points, "tokens_spent": v.tokens,
+                 "springshrooms_spent": v.springshrooms, "plan": [action_to_text(a, ed) for a in plan],
+                 "objective": "most gnomes rescued, then most points, then fewest tokens + springshrooms spent",
+                 "position": run_to_json(rep.final, ed)})
+    if woke:
+        data["woke_at_start"] = [e.to_json() for e in woke]
+    lines = [f"optimal plan: rescues {v.rescued}, points {v.points:+d}, tokens spent {v.tokens}, "
+             f"springshrooms spent {v.springshrooms} ({res.stats.get('states')} states, {res.seconds:.2f} s)"]
+    if woke:
+        lines.append("at the start: " + _events(woke))
+    if not plan:
+        lines.append("  (no action improves on standing still)")
+    for s in rep.steps:
+        ev = _events(s.events)
+        lines.append(f"{s.index + 1:3}. {action_to_text(s.action, ed):<24}" + (f" {ev}" if ev else ""))
+        if any(e.what == "rescue" for e in s.events) and not args.json:
+            lines.append("")
+            lines.append(run_to_text(s.position, ed))
+    if not args.json:
+        lines.append("final position:")
+        lines.append(run_to_text(rep.final, ed))
+    return Answer(data, "\n".join(lines), OK)
+
+
+def cmd_to_run(args: argparse.Namespace) -> Answer:
+    ed = load_edition(getattr(args, "edition", None))
+    text, name = read_source(args.position)
+    g = read_garden(text, name, ed)
+    enchs = tuple(args.enchantments.split(",")) if args.enchantments else ed.first_game
+    pos = run_position_from_garden(g, ed, enchs, args.points, tokens=args.tokens,
+                                   springshroom_tokens=args.springshroom_tokens)
+    probs = pos.problems(ed)
+    if probs:
+        raise UsageError("the running position is not well formed: " + "; ".join(probs))
+    return Answer(run_to_json(pos, ed), "" if args.json else run_to_text(pos, ed))
+
+
+def _read_once(args: argparse.Namespace) -> tuple[str, str]:
+    """Read the position once; for stdin, put the text back so the original verb can read it."""
+    text, name = read_source(args.position)
+    if args.position == "-":
+        sys.stdin = io.StringIO(text)
+    return text, name
+
+
+def _wrap(old: Verb, run_verb: Callable[[argparse.Namespace, str, str], Answer], forced: str | None = None) -> Verb:
+    def verb(args: argparse.Namespace) -> Answer:
+        text, name = _read_once(args)
+        phase = getattr(args, "phase", None)
+        if is_run_text(text) or (forced is not None and phase == forced):
+            if phase not in (None, "run"):
+                raise UsageError(f"--phase {phase} does not go with a running position")
+            return run_verb(args, text, name)
+        if getattr(args, "run_plan", None) is not None:
+            raise UsageError("--plan needs a running position (header 'hedge-mage run' or JSON \"phase\": \"run\")")
+        if phase == "run":
+            raise UsageError("--phase run needs a running position (make one with `to-run GARDEN --points N`)")
+        if phase == "round":
+            raise UsageError("--phase round is not implemented yet")
+        return old(args)
+
+    return verb
+
+
+def _show_run(args: argparse.Namespace, text: str, name: str) -> Answer:
+    pos, ed, woke = _load(args, text, name)
+    data = run_to_json(pos, ed)
+    out = run_to_text(pos, ed) if not args.json else ""
+    if woke:
+        data["woke_at_start"] = [e.to_json() for e in woke]
+        out += "\nat the start: " + _events(woke)
+    return Answer(data, out)
+
+
+def _check_run(args: argparse.Namespace, text: str, name: str) -> Answer:
+    args.plan = args.run_plan
+    return cmd_run_check(args, text, name)
+
+
+def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the running options to check/solve/show and the ``to-run`` verb."""
+    choices = verbs.choices
+    if "check" in choices:
+        p = choices["check"]
+        p.add_argument("--plan", dest="run_plan", metavar="PLAN",
+                       help="running position: actions to execute (e.g. 'M1>3,4>3,5 M1+3,6 T'), or @FILE")
+        p.set_defaults(func=_wrap(p.get_default("func"), _check_run))
+    if "solve" in choices:
+        p = choices["solve"]
+        p.add_argument("--phase", choices=["build", "run", "round"],
+                       help="run: the optimal maze-running plan of a running position (default for one)")
+        p.add_argument("--max-states", type=int, default=2_000_000, metavar="N",
+                       help="running: give up (status unknown) after N states (default 2000000)")
+        p.set_defaults(func=_wrap(p.get_default("func"), cmd_run_solve, forced="run"))
+    if "show" in choices:
+        p = choices["show"]
+        p.set_defaults(func=_wrap(p.get_default("func"), _show_run))
+    p = verbs.add_parser("to-run", help="a running position from a (rival's) garden: --points N",
+                         description="Starts the maze running phase in this garden: the mages and gnomes as "
+                         "drawn, the round's movement points, tokens held.")
+    p.add_argument("position", help="garden file, or - for stdin")
+    p.add_argument("--points", type=int, required=True, help="the round's movement points")
+    p.add_argument("--tokens", type=int, default=None, help="movement tokens held (default: the edition's start)")
+    p.add_argument("--springshroom-tokens", type=int, default=None,
+                   help="springshroom tokens held (default: the edition's start)")
+    p.add_argument("--enchantments", metavar="A,B,C", help="enchantment card ids (default: the first-game three)")
+    add_common(p)
+    p.set_defaults(func=cmd_to_run)

@@ -1,0 +1,134 @@
+"""Gnome Hollow puzzles: load a puzzle file, solve its question from scratch, compare.
+
+A puzzle file (TOML) holds a position in the text notation, a question and the answer computed when
+the puzzle was written by an independent method (``answer.verified_by``; the tests re-run those
+methods).  :func:`run_puzzle` never reads the stored answer to find the solution: it solves with
+the main methods, checks that two methods agree where there are two (search and SAT for
+``close``), re-checks every witness with the rules (``check_sequence``, ``apply_turn``), and only
+then compares with the stored answer.
+
+Question kinds: ``rings`` (check a placement sequence: legal, and each ring's size and mushrooms),
+``close`` (can the network of path ``network`` be closed this turn), ``best-turn`` (the value of
+the best turn, which must be proven optimal), ``market`` (the best sale's points).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from models.core.edition import parse_toml
+from models.core.errors import GnomekitError
+from models.gnome_hollow.edition import default_edition
+from models.gnome_hollow.notation import parse_placements, placement_to_text, position_from_text, position_to_text
+from models.gnome_hollow.placement import check_sequence
+from solver.core.puzzles import PuzzleOutcome, bundled_puzzle_files
+from solver.core.result import Status
+
+GAME = "gnome-hollow"
+KINDS = ("rings", "close", "best-turn", "market")
+
+
+def puzzle_files() -> list[Path]:
+    return bundled_puzzle_files("gnome-hollow")
+
+
+def _ref(text: str) -> tuple[tuple[int, int], int]:
+    cell, _, k = text.partition(".")
+    q, r = cell.split(",")
+    return ((int(q), int(r)), int(k))
+
+
+def solve_question(pos: Any, q: dict[str, Any]) -> tuple[dict[str, Any], bool, str]:
+    """(answer, solved, detail) for one question, from scratch."""
+    ed = default_edition()
+    kind = q.get("kind")
+    permits = tuple(q.get("permit", []))
+    if kind == "rings":
+        seq = parse_placements([" ".join(q["place"])], "question.place")
+        rep = check_sequence(pos, ed, seq, permits)
+        rings = [{"size": r.network.size, "mushrooms": {c: r.network.mushrooms.get(c, 0) for c in ed.colours}}
+                 for r in rep.rings]
+        ans = {"legal": rep.legal, "rings": rings if rep.legal else []}
+        detail = "\n".join(rep.reasons) or ", ".join(f"ring of {r['size']}" for r in rings) or "no ring"
+        return ans, True, detail
+    if kind == "close":
+        from solver.gnome_hollow.close import close_by_sat, close_by_search, closes
+
+        ref = _ref(q["network"])
+        a = close_by_search(pos, ed, ref, permits)
+        b = close_by_sat(pos, ed, ref, permits)
+        ok = a.status == b.status and a.status in (Status.SATISFIED, Status.UNSATISFIABLE)
+        for res in (a, b):
+            if res.found:
+                ok = ok and check_sequence(pos, ed, res.witness, permits).legal and closes(pos, ed, ref, res.witness)
+        detail = ("search and SAT agree" if a.status == b.status else "SEARCH AND SAT DISAGREE") + (
+            ": " + " ".join(placement_to_text(p, ed) for p in a.witness) if a.found else "")
+        return {"closable": a.found}, ok, detail
+    if kind == "best-turn":
+        from solver.gnome_hollow.best import Weights, best_turn
+
+        res = best_turn(pos, ed, Weights.parse(q.get("weights")), permits)
+        turn = res.witness["turn"]
+        ok = res.status == Status.OPTIMAL and bool(res.stats.get("verified"))
+        detail = "place " + (" ".join(placement_to_text(p, ed) for p in turn.placements) or "-")
+        if turn.action is not None:
+            detail += f"; gnome {turn.action.kind}"
+        return {"value": res.value}, ok, detail
+    if kind == "market":
+        from solver.gnome_hollow.market import solve_market
+
+        res = solve_market(pos, ed)
+        sets = res.witness["sets"]
+        return {"points": res.value}, True, " + ".join(f"{s.mushrooms} {s.colour}" for s in sets) or "nothing"
+    raise GnomekitError(f"unknown question kind {kind!r} (known: {', '.join(KINDS)})")
+
+
+def _same(found: dict[str, Any], stored: dict[str, Any]) -> bool:
+    for k, v in found.items():
+        if k not in stored:
+            return False
+        if isinstance(v, float) or isinstance(stored[k], float):
+            if abs(float(v) - float(stored[k])) > 1e-9:
+                return False
+        elif v != stored[k]:
+            return False
+    return True
+
+
+def run_puzzle(path: Path) -> PuzzleOutcome:
+    started = time.perf_counter()
+    text = Path(path).read_text(encoding="utf-8")
+    src = parse_toml(text, str(path))
+    d = src.data
+    ed = default_edition()
+    pos = position_from_text(d["position"], f"{path}:position", ed)
+    q = d.get("question", {})
+    stored = {k: v for k, v in d.get("answer", {}).items() if k != "verified_by"}
+    try:
+        found, solved, detail = solve_question(pos, q)
+    except GnomekitError as exc:
+        found, solved, detail = {}, False, str(exc)
+    verified = solved and _same(found, stored)
+    question = _question_text(q)
+    return PuzzleOutcome(
+        game=GAME, name=str(d.get("name", Path(path).stem)), question=question, solved=solved, verified=verified,
+        seconds=time.perf_counter() - started, position_text=position_to_text(pos, ed),
+        answer_text=", ".join(f"{k} = {v}" for k, v in found.items()), detail=detail,
+        data={"title": d.get("title", ""), "about": d.get("about", "")},
+    )
+
+
+def _question_text(q: dict[str, Any]) -> str:
+    kind = q.get("kind")
+    if kind == "rings":
+        return "is " + " ".join(q.get("place", [])) + " legal, and which rings does it close?" + (
+            f" (permission from {', '.join(q['permit'])})" if q.get("permit") else "")
+    if kind == "close":
+        return f"can the network of path {q.get('network')} be closed this turn?"
+    if kind == "best-turn":
+        return "what is the best turn worth?"
+    if kind == "market":
+        return "what is the best market visit worth?"
+    return str(kind)

@@ -1,0 +1,58 @@
+"""Exhaustive best turn for small positions: every legal sequence, no pruning, no collapsing.
+
+The second exact method for ``solve`` (best turn): it lays every legal placement (one orientation
+per distinct look) of every available tile in every order, keeps every prefix as a candidate turn
+(unused offered tiles are fillers), and scores each with the same exhaustive resolve step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from models.gnome_hollow.edition import GnomeHollowEdition
+from models.gnome_hollow.networks import Networks
+from models.gnome_hollow.placement import legal_placements
+from models.gnome_hollow.position import Position
+from solver.gnome_hollow.best import RingGain, Weights, resolve_value
+
+
+def brute_best(pos: Position, ed: GnomeHollowEdition, w: Weights | None = None,
+               permits: tuple[str, ...] = ()) -> float:
+    w = w or Weights()
+    mover = pos.mover.name
+    nets0 = pos.networks(ed)
+    pending = []
+    for g in pos.gnomes:
+        if g.player == mover and g.down and isinstance(g.at, tuple):
+            d = nets0.describe(nets0.root_of(g.at))
+            pending.append(RingGain(d.size, tuple((k, v) for k, v in d.mushrooms.items() if v), True, True))
+    standing = [(g.player, g.at) for g in pos.gnomes if isinstance(g.at, tuple) and not g.down]
+    best = [float("-inf")]
+
+    def rec(nets: Networks, seq: list, rings: list[RingGain], off_used: int) -> None:
+        v = resolve_value(pos, ed, pending + rings, w)[0]
+        best[0] = max(best[0], v)
+        used = {p.tile for p in seq}
+        avail = [t for t in pos.offered if t not in used and off_used < 2] + \
+            [t for t in pos.mover.storage if t not in used]
+        cur = replace(pos, tiles=pos.tiles + tuple(p.as_placed() for p in seq))
+        for tid in avail:
+            for p in legal_placements(cur, ed, tid, permits=permits):
+                nxt = nets.copy()
+                closed = nxt.place(ed.tile(tid), p.cell, p.orientation)
+                new = []
+                for c in closed:
+                    if not c.ring:
+                        continue
+                    who = sorted({pl for pl, at in standing if at in nxt.path_elem and nxt.root_of(at) == c.root})
+                    m = tuple((k, n) for k, n in c.mushrooms.items() if n)
+                    if not who:
+                        new.append(RingGain(c.size, m, False, True))
+                    elif mover in who:
+                        new.append(RingGain(c.size, m, True, True))
+                    else:
+                        new.append(RingGain(c.size, m, False, False))
+                rec(nxt, seq + [p], rings + new, off_used + (tid in pos.offered))
+
+    rec(nets0, [], [], 0)
+    return best[0]
