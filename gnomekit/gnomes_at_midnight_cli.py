@@ -7,7 +7,7 @@ from typing import Any
 
 from gnomekit.common import NO, OK, Answer, add_common, read_source
 from models.core.errors import UsageError
-from models.gnomes_at_midnight.edition import COLOURS, TERRAINS, MidnightEdition, load_edition
+from models.gnomes_at_midnight.edition import BUNDLED, COLOURS, TERRAINS, MidnightEdition, load_edition
 from models.gnomes_at_midnight.moves import after_move, check_move, legal_moves
 from models.gnomes_at_midnight.notation import (
     grid_lines,
@@ -29,6 +29,12 @@ def load_position(args: argparse.Namespace) -> tuple[Position, MidnightEdition]:
     ed = edition_of(args)
     text, name = read_source(args.position)
     pos = read_position(text, name, ed)
+    if getattr(args, "edition", None) is None and pos.edition != ed.name and pos.edition in BUNDLED:
+        # a position naming a bundled edition (e.g. from `new --edition mini`) is read with that edition:
+        # its full decks (reshuffles) and missing keys come from it
+        args.edition = pos.edition
+        ed = edition_of(args)
+        pos = read_position(text, name, ed)
     if getattr(args, "moon_restricts_adding", False) and not pos.moon_restricts_adding:
         from dataclasses import replace
 

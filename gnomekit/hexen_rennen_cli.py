@@ -97,7 +97,7 @@ def cmd_new(args: argparse.Namespace) -> Answer:
 def cmd_random(args: argparse.Namespace) -> Answer:
     ed = edition_of(args)
     p, played = random_position(ed, args.seed, args.players, args.turns, rules_of(args))
-    note = f"after {len(played)} random legal turn(s): " + "; ".join(
+    note = f"# after {len(played)} random legal turn(s): " + "; ".join(
         f"{pl.roll}:{turn_to_text(pl.plan)}" for pl in played)
     return _pos_answer(p, ed, note)
 

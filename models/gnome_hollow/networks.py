@@ -3,11 +3,12 @@
 Elements are the paths of placed tiles and one *hub* per wildflower tile (a wildflower joins every
 path end that touches it).  A join across a shared edge (path-path or path-hub) is an edge of the
 *path graph*; a network is a connected component of that graph.  Per root we keep the number of
-open path ends (facing an empty hex or a grass edge), nodes, joins, paths and mushrooms, so that
-after each placement we know in O(alpha) whether a network closed and whether it holds a cycle
-(joins >= nodes, since the path graph is simple).  Rings are final: once a network closes with a
-cycle nothing joins it again; a wildflower in a completed ring gets a fresh hub for later path
-ends (option ``wildflower_after_ring = "fresh"``) or caps them (``"dead-end"``).
+open path ends (facing an empty hex or a grass edge), nodes and joins, so that after each
+placement we know in O(alpha) whether a network closed and whether it holds a cycle (joins >=
+nodes, since the path graph is simple); its tiles and mushrooms are gathered when it closes.
+Rings are final: once a network closes with a cycle nothing joins it again; a wildflower in a
+completed ring gets a fresh hub for later path ends (option ``wildflower_after_ring = "fresh"``)
+or caps them (``"dead-end"``).
 """
 
 from __future__ import annotations
@@ -46,15 +47,12 @@ class Networks:
         self.rule = wildflower_rule
         self.ncol = len(edition.colours)
         self.cidx = {c: i for i, c in enumerate(edition.colours)}
-        self._zeros = [0] * self.ncol
         self.grid: dict[Hex, tuple[Tile, int]] = {}
         self.parent: list[int] = []
         self.rank: list[int] = []
         self.open: list[int] = []
         self.nodes: list[int] = []
         self.joins: list[int] = []
-        self.npaths: list[int] = []
-        self.mush: list[int] = []  # flat: root * ncol + colour
         self.ring: list[bool] = []
         self.cell: list[Hex] = []
         self.pidx: list[int] = []  # path index, -1 for a hub
@@ -63,17 +61,13 @@ class Networks:
         self.order: list[Hex] = []
 
     # -- union-find ------------------------------------------------------------------------------
-    def _new(self, cell: Hex, pidx: int, mushroom: str | None) -> int:
+    def _new(self, cell: Hex, pidx: int) -> int:
         e = len(self.parent)
         self.parent.append(e)
         self.rank.append(0)
         self.open.append(0)
         self.nodes.append(1)
         self.joins.append(0)
-        self.npaths.append(0 if pidx < 0 else 1)
-        self.mush += self._zeros
-        if mushroom is not None:
-            self.mush[e * self.ncol + self.cidx[mushroom]] = 1
         self.ring.append(False)
         self.cell.append(cell)
         self.pidx.append(pidx)
@@ -102,19 +96,14 @@ class Networks:
         self.open[ra] += self.open[rb]
         self.nodes[ra] += self.nodes[rb]
         self.joins[ra] += self.joins[rb] + 1
-        self.npaths[ra] += self.npaths[rb]
-        n = self.ncol
-        for i in range(n):
-            self.mush[ra * n + i] += self.mush[rb * n + i]
         return ra
 
     def copy(self) -> Networks:
         """An independent copy (flat lists, cheap enough for search)."""
         other = Networks.__new__(Networks)
         other.ed, other.rule, other.ncol, other.cidx = self.ed, self.rule, self.ncol, self.cidx
-        other._zeros = self._zeros
         other.grid = dict(self.grid)
-        for name in ("parent", "rank", "open", "nodes", "joins", "npaths", "mush", "ring", "cell", "pidx", "order"):
+        for name in ("parent", "rank", "open", "nodes", "joins", "ring", "cell", "pidx", "order"):
             setattr(other, name, list(getattr(self, name)))
         other.path_elem = dict(self.path_elem)
         other.hub = dict(self.hub)
@@ -141,8 +130,13 @@ class Networks:
         mem = self.members(root)
         tiles = tuple(sorted({self.cell[e] for e in mem}))
         paths = tuple(sorted((self.cell[e], self.pidx[e]) for e in mem if self.pidx[e] >= 0))
-        n = self.ncol
-        mush = {c: self.mush[root * n + i] for i, c in enumerate(self.ed.colours)}
+        mush = dict.fromkeys(self.ed.colours, 0)
+        for e in mem:
+            k = self.pidx[e]
+            if k >= 0:
+                m = self.grid[self.cell[e]][0].paths[k].mushroom
+                if m is not None:
+                    mush[m] += 1
         return ClosedNetwork(root, self.ring[root], tiles, paths, mush)
 
     def open_networks(self) -> list[int]:
@@ -172,7 +166,7 @@ class Networks:
         self.order.append(cell)
         new: list[int] = []
         if tile.wildflower:
-            h = self._new(cell, -1, None)
+            h = self._new(cell, -1)
             self.hub[cell] = h
             new.append(h)
             for e in range(6):
@@ -190,8 +184,8 @@ class Networks:
                     self.open[r] -= 1
         else:
             elems = []
-            for i, p in enumerate(tile.paths):
-                el = self._new(cell, i, p.mushroom)
+            for i in range(len(tile.paths)):
+                el = self._new(cell, i)
                 self.path_elem[(cell, i)] = el
                 elems.append(el)
                 new.append(el)
@@ -217,7 +211,7 @@ class Networks:
                     if self.ring[self.find(h)]:
                         if self.rule == "dead-end":
                             continue
-                        h = self._new(n, -1, None)
+                        h = self._new(n, -1)
                         self.hub[n] = h
                     self._join(elems[i], h)
                     continue
@@ -234,7 +228,7 @@ class Networks:
             if r in seen:
                 continue
             seen.add(r)
-            if self.npaths[r] == 0 or self.open[r] > 0 or self.ring[r]:
+            if self.joins[r] == 0 or self.open[r] > 0 or self.ring[r]:  # no join: a lone path or hub
                 continue
             if self.joins[r] >= self.nodes[r]:
                 self.ring[r] = True

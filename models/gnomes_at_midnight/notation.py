@@ -174,6 +174,13 @@ def position_from_json_data(data: Any, positions: dict[Any, tuple[int, int]], so
     flo = rd.per_colour(g["flowers"], ("flowers",), "[[row, col], ...]")
     flowers = tuple(tuple(rd.cells(flo[c], ("flowers", c), rows, cols)) for c in COLOURS)
     toads = tuple(rd.cells(g["toadstools"], ("toadstools",), rows, cols))
+    for key, cs in ((("flowers", "green"), flowers[0]), (("flowers", "blue"), flowers[1]), (("toadstools",), toads)):
+        for k, c in enumerate(cs):
+            if c in cs[:k]:
+                raise rd.err(key + (k,), "distinct squares (this one is listed twice)", list(c))
+    for k, c in enumerate(flowers[1]):
+        if c in flowers[0]:
+            raise rd.err(("flowers", "blue", k), "a square that is not also a green flower", list(c))
     gn = rd.per_colour(g["gnomes"], ("gnomes",), "[[row, col], ...]")
     cells = [0] * (rows * cols)
     for s, c in enumerate(COLOURS):

@@ -91,6 +91,7 @@ class RunPosition:
     rescued: tuple[tuple[str, int], ...] = ()  # gnomes rescued so far per kind (track spaces filled)
     round: int = 1
     transit: tuple[str, int] | None = None  # ("mage"|"mage-step"|"gnome", index) that must move next
+    rescued_movers: tuple[str, ...] = ()  # kinds whose self-moved gnome was rescued this round (limit still used)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "gnomes", tuple(sorted(self.gnomes, key=gnome_order)))
@@ -99,6 +100,7 @@ class RunPosition:
             pad = (0,) * (len(self.mages) - len(self.mage_used))
             object.__setattr__(self, "mage_used", tuple(self.mage_used) + pad)
         object.__setattr__(self, "rescued", tuple(sorted((k, n) for k, n in self.rescued if n)))
+        object.__setattr__(self, "rescued_movers", tuple(sorted(set(self.rescued_movers))))
 
     @property
     def rows(self) -> int:
@@ -115,7 +117,7 @@ class RunPosition:
     def key(self) -> tuple[object, ...]:
         """Everything that changes during a round (for transposition tables)."""
         return (self.mages, self.gnomes, self.springshrooms, self.spent, self.tokens, self.springshroom_tokens,
-                self.sigil_tokens, self.mage_used, self.rescued, self.transit)
+                self.sigil_tokens, self.mage_used, self.rescued, self.transit, self.rescued_movers)
 
     @cached_property
     def hedge(self) -> frozenset[Cell]:
@@ -193,6 +195,8 @@ class RunPosition:
         for c, n in cells.items():
             if n > 1 and self.transit is None:
                 out.append(f"{n} gnomes on {cname(c)}")
+        for k in self.rescued_movers:
+            moved_kinds[k] = moved_kinds.get(k, 0) + 1
         for k, n in moved_kinds.items():
             if n > 1:
                 out.append(f"{n} {k} gnomes marked as moved (one per kind per round)")
@@ -290,6 +294,7 @@ class _W:
     sig: int
     used: list[int]
     rescued: dict[str, int]
+    movers_gone: set[str]
     events: list[Event] = field(default_factory=list)
     conds: dict[str, Cond] = field(default_factory=dict)
     index: dict[Cell, list[tuple[int, str, bool]]] | None = None  # gnomes by cell, rebuilt on demand
@@ -345,7 +350,8 @@ class _W:
             transit = ("gnome", gl_sorted.index(target))
         return replace(self.pos, mages=tuple(self.mages), gnomes=tuple(gl), springshrooms=tuple(self.shrooms),
                        spent=self.spent, tokens=self.tokens, springshroom_tokens=self.stok, sigil_tokens=self.sig,
-                       mage_used=tuple(self.used), rescued=tuple(self.rescued.items()), transit=transit)
+                       mage_used=tuple(self.used), rescued=tuple(self.rescued.items()), transit=transit,
+                       rescued_movers=tuple(self.movers_gone))
 
 
 def _work(pos: RunPosition, ed: HedgeMageEdition) -> _W:
@@ -358,7 +364,7 @@ def _work(pos: RunPosition, ed: HedgeMageEdition) -> _W:
               [{"at": g.at, "kind": g.kind, "awake": g.awake, "carried_by": g.carried_by, "moved": g.moved}
                for g in pos.gnomes],
               set(pos.springshrooms), pos.spent, pos.tokens, pos.springshroom_tokens, pos.sigil_tokens,
-              list(pos.mage_used), dict(pos.rescued), conds=conds)
+              list(pos.mage_used), dict(pos.rescued), set(pos.rescued_movers), conds=conds)
 
 
 def settle(w: _W) -> None:
@@ -386,6 +392,8 @@ def settle(w: _W) -> None:
 def _rescue(w: _W, i: int) -> None:
     g = w.gnomes.pop(i)
     kind = str(g["kind"])
+    if g["moved"] is not None:
+        w.movers_gone.add(kind)
     n = w.rescued.get(kind, 0)
     bonus = w.ed.running.bonus(kind, n)
     w.rescued[kind] = n + 1
@@ -612,6 +620,9 @@ def _gnome_path(w: _W, gi: int, a: Action, reasons: list[tuple[str, str]]) -> in
     kind = str(g["kind"])
     if not g["awake"]:
         raise Illegal([("asleep", f"the {kind} gnome on {cname(g['at'])} is asleep and cannot move")])  # type: ignore[arg-type]
+    if kind in w.movers_gone:
+        raise Illegal([("second-gnome", f"second gnome of a kind: a {kind} gnome already moved itself this round "
+                        "(and was rescued)")])
     for j, other in enumerate(w.gnomes):
         if j != gi and other["kind"] == kind and other["moved"] is not None:
             raise Illegal([("second-gnome", f"second gnome of a kind: a {kind} gnome (now on "
@@ -793,7 +804,8 @@ def running_score(pos: RunPosition, ed: HedgeMageEdition) -> int:
 def start_round(pos: RunPosition, points: int) -> RunPosition:
     """The position at the start of a round's running phase: new points, nothing used or moved."""
     gnomes = tuple(replace(g, moved=None) for g in pos.gnomes)
-    return replace(pos, points=points, spent=0, mage_used=(0,) * len(pos.mages), gnomes=gnomes, transit=None)
+    return replace(pos, points=points, spent=0, mage_used=(0,) * len(pos.mages), gnomes=gnomes, transit=None,
+                   rescued_movers=())
 
 
 def board_of(g: Garden) -> Garden:

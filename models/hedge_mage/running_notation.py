@@ -49,7 +49,7 @@ from models.hedge_mage.running import Action, RGnome, RunPosition, board_of, cna
 
 HEADER = "hedge-mage run"
 RUN_KEYS = ("enchantments", "points", "spent", "tokens", "springshroom-tokens", "sigil-tokens", "rescued", "used",
-            "moved")
+            "moved", "moved-rescued")
 
 
 def is_run_text(text: str) -> bool:
@@ -111,6 +111,7 @@ def run_to_text(pos: RunPosition, ed: HedgeMageEdition) -> str:
              "used: " + (" ".join(str(u) for u in pos.mage_used) or "-"),
              "moved: " + (" ".join(f"{ed.gnome_kinds[g.kind].upper()}@{cname(g.at)}={g.moved}"
                                    for g in pos.gnomes if g.moved is not None) or "-"),
+             *([f"moved-rescued: {' '.join(pos.rescued_movers)}"] if pos.rescued_movers else []),
              "hedges: " + (" ".join(f"{_hedge_letter(i)}={h.tile}" for i, h in enumerate(b.hedges)) or "-"),
              ""]
     tokens = [[_token(pos, ed, (r, c)) for c in range(b.cols)] for r in range(b.rows)]
@@ -243,8 +244,16 @@ def run_from_text(text: str, source: str, ed: HedgeMageEdition) -> RunPosition:
             if not idx:
                 raise _err(f"no {kind} gnome on {cname(cell)}", source, li, co + v.index(part), part)
             gnomes[idx[0]] = replace(gnomes[idx[0]], moved=int(m3.group(4)))
+    movers: tuple[str, ...] = ()
+    if "moved-rescued" in meta and meta["moved-rescued"][0] != "-":
+        v, li, co = meta["moved-rescued"]
+        movers = tuple(v.split())
+        for k in movers:
+            if k not in ed.gnome_kinds:
+                raise _err("expected gnome kinds (" + " ".join(ed.gnome_kinds) + ")", source, li, co + v.index(k), k)
     board = board_of(g)
-    pos = RunPosition(board=board, enchantments=enchs, mages=mages, gnomes=tuple(gnomes), points=ival("points", 0),
+    pos = RunPosition(board=board, enchantments=enchs, rescued_movers=movers, mages=mages, gnomes=tuple(gnomes),
+                      points=ival("points", 0),
                       springshrooms=g.springshrooms, spent=ival("spent", 0), tokens=ival("tokens", 0),
                       springshroom_tokens=ival("springshroom-tokens", 0), sigil_tokens=ival("sigil-tokens", 0),
                       mage_used=used, rescued=tuple(rescued), round=g.round)
@@ -275,6 +284,7 @@ def run_to_json(pos: RunPosition, ed: HedgeMageEdition) -> dict[str, Any]:
         "springshroom_tokens": pos.springshroom_tokens,
         "sigil_tokens": pos.sigil_tokens,
         "rescued": dict(pos.rescued),
+        "moved_rescued": list(pos.rescued_movers),
         "hedges": [h.to_json() for h in b.hedges],
         "bonus_sigils": [list(c) for c in b.bonus_sigils],
         "tunnels": [list(c) for c in b.tunnels],
@@ -285,7 +295,7 @@ def run_to_json(pos: RunPosition, ed: HedgeMageEdition) -> dict[str, Any]:
 
 
 RUN_JSON_KEYS = {"game", "phase", "edition", "rows", "cols", "round", "enchantments", "points", "spent", "tokens",
-                 "springshroom_tokens", "sigil_tokens", "rescued", "hedges", "bonus_sigils", "tunnels",
+                 "springshroom_tokens", "sigil_tokens", "rescued", "moved_rescued", "hedges", "bonus_sigils", "tunnels",
                  "springshrooms", "mages", "gnomes", "warnings"}
 
 
@@ -349,13 +359,22 @@ def run_from_json_data(data: Any, positions: dict[Any, tuple[int, int]], source:
                       tokens=rd.int_(d.get("tokens", 0), ("tokens",), 0),
                       springshroom_tokens=rd.int_(d.get("springshroom_tokens", 0), ("springshroom_tokens",), 0),
                       sigil_tokens=rd.int_(d.get("sigil_tokens", 0), ("sigil_tokens",), 0),
-                      mage_used=tuple(used), rescued=tuple(rescued), round=g.round)
+                      mage_used=tuple(used), rescued=tuple(rescued), round=g.round,
+                      rescued_movers=tuple(_kinds(rd, d.get("moved_rescued", []), ed)))
     probs = pos.problems(ed)
     if probs:
         line, col = positions.get((), (1, 1))
         raise NotationError("the running position is not well formed: " + "; ".join(probs), source=source,
                             line=line, column=col)
     return pos
+
+
+def _kinds(rd: _JsonReader, v: Any, ed: HedgeMageEdition) -> list[str]:
+    lst = rd.list_(v, ("moved_rescued",))
+    for i, k in enumerate(lst):
+        if k not in ed.gnome_kinds:
+            raise rd.err(("moved_rescued", i), "a gnome kind: " + ", ".join(ed.gnome_kinds), k)
+    return lst
 
 
 def read_run(text: str, source: str, ed: HedgeMageEdition) -> RunPosition:

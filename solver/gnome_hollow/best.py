@@ -434,7 +434,7 @@ def _can_still_close(nets: Networks, p: Placement, tile: Any, left: int) -> bool
         for i in range(len(tile.paths)):
             roots.add(nets.root_of((p.cell, i)))
     for r in roots:
-        if nets.is_ring(r) or nets.npaths[r] == 0:
+        if nets.is_ring(r) or nets.pidx[r] < 0 and nets.joins[r] == 0:
             continue
         ends = open_end_cells(nets, r)
         if any(g for _, g in ends):

@@ -44,8 +44,8 @@ from models.hedge_mage.running import (
 )
 from solver.core.result import Result, Status
 
-Value = tuple[int, int, int]  # (rescued, points, -tokens-and-springshrooms spent)
-NEG: Value = (-1, -(10**9), -(10**9))
+Value = tuple[int, int, int, int]  # (rescued, points, -(tokens + springshrooms spent), -unit actions)
+NEG: Value = (-1, -(10**9), -(10**9), -(10**9))
 
 
 @dataclass(frozen=True)
@@ -91,21 +91,32 @@ def _bounces_after(pos: RunPosition, ed: HedgeMageEdition, cell: Cell, mage: int
     return bounce_options(w, cell, mage, gnome)
 
 
+def _general_placements(pos: RunPosition, ed: HedgeMageEdition) -> bool:
+    """Whether springshroom placements must be tried everywhere (a card in play counts springshrooms)."""
+    return any(ed.running.conditions[e].mentions("springshroom") for e in pos.enchantments
+               if e in ed.running.conditions)
+
+
 def unit_actions(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True) -> Iterator[Action]:
-    """Candidate unit actions (not yet checked for legality; apply_action decides)."""
+    """Candidate unit actions (not yet checked for legality; apply_action decides).
+
+    Springshroom placements come in three modes: everywhere (``relevant_only`` False or a card
+    counts springshrooms); next to characters and springshrooms (two or more tokens held);
+    or, with one token, only beneath a character here and as part of an entering move
+    (see :func:`successors`).
+    """
     tr = pos.transit
     shrooms = set(pos.springshrooms)
-    # springshroom placements
     if pos.springshroom_tokens > 0:
-        counts_shrooms = any(ed.running.conditions[e].mentions("springshroom") for e in pos.enchantments
-                             if e in ed.running.conditions)
         occupied = set(pos.mages) | {g.at for g in pos.gnomes}
-        if counts_shrooms or not relevant_only:
+        if not relevant_only or _general_placements(pos, ed):
             cands = {(r, c) for r in range(pos.rows) for c in range(pos.cols)}
-        else:
+        elif pos.springshroom_tokens >= 2:
             cands = set(occupied)
             for c in list(occupied) + list(shrooms):
                 cands.update(_nbrs(pos, c))
+        else:
+            cands = set(occupied)
         for t in sorted(cands):
             if t in pos.hedge or t in pos.tunnel_set or t in shrooms:
                 continue
@@ -144,7 +155,7 @@ def unit_actions(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = T
                         yield Action("drop", f"M{m + 1}", path=(t,), bounces=ch)
                 else:
                     yield Action("drop", f"M{m + 1}", path=(t,))
-    moved_kinds = {g.kind for g in pos.gnomes if g.moved is not None}
+    moved_kinds = {g.kind for g in pos.gnomes if g.moved is not None} | set(pos.rescued_movers)
     for i, g in enumerate(pos.gnomes):
         if not g.awake:
             continue
@@ -161,21 +172,80 @@ def unit_actions(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = T
                 yield Action("step", g.kind, at=g.at, path=(to,))
 
 
+def _entering(pos: RunPosition, ed: HedgeMageEdition, a: Action) -> Iterator[Action]:
+    """Variants of a step or drop whose target (or bounce chain) uses a springshroom placed just before."""
+    t = a.path[0]
+    if a.kind == "step" and a.mage is None:
+        onto = any(mc == t and pos.carried(j) is None for j, mc in enumerate(pos.mages))
+        if onto:
+            return
+    shrooms = set(pos.springshrooms)
+    occupied = set(pos.mages) | {g.at for g in pos.gnomes}
+    near = {t}
+    if t in shrooms:
+        for sc in shrooms:
+            near.update(_nbrs(pos, sc))
+    for x in sorted(near):
+        if x in pos.hedge or x in pos.tunnel_set or x in shrooms or x in occupied:
+            continue
+        try:
+            pos2, _ = apply_action(pos, ed, Action("shroom", path=(x,)))
+        except Illegal:
+            continue
+        if a.kind == "step" and a.mage is not None:
+            chains = _bounces_after(pos2, ed, t, a.mage, None, t)
+        elif a.kind == "step":
+            gi = next(i for i, g in enumerate(pos2.gnomes) if g.kind == a.who and g.at == a.at)
+            chains = _bounces_after(pos2, ed, t, None, gi, t)
+        else:
+            carried = pos2.carried(a.mage or 0)
+            if carried is None:
+                continue
+            chains = _bounces_after(pos2, ed, t, None, carried, t)
+        for ch in chains:
+            if x == t or x in ch:
+                yield Action("shroom", path=(x,))
+                yield Action(a.kind, a.who, at=a.at, path=a.path, bounces=ch)
+
+
 def successors(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True
                ) -> Iterator[tuple[list[Action], RunPosition, int, int]]:
-    """Legal unit moves: (actions incl. a lazily spent token, next position, tokens spent, springshrooms spent)."""
+    """Legal moves: (unit actions incl. a lazily spent token, next position, tokens spent, springshrooms spent)."""
+    compound = relevant_only and pos.springshroom_tokens == 1 and not _general_placements(pos, ed)
     for a in unit_actions(pos, ed, relevant_only):
+        seqs = [[a]]
+        if compound and a.kind in ("step", "drop"):
+            variants = list(_entering(pos, ed, a))
+            seqs += [variants[i:i + 2] for i in range(0, len(variants), 2)]
+        for seq in seqs:
+            res = _apply_seq(pos, ed, seq)
+            if res is not None:
+                acts, nxt, t = res
+                yield acts, nxt, t, sum(1 for x in seq if x.kind == "shroom")
+
+
+def _apply_seq(pos: RunPosition, ed: HedgeMageEdition, seq: list[Action]
+               ) -> tuple[list[Action], RunPosition, int] | None:
+    """Apply unit actions, spending a token lazily before one that needs it; None when illegal."""
+    cur = pos
+    out: list[Action] = []
+    spent = 0
+    for a in seq:
         try:
-            nxt, _ = apply_action(pos, ed, a, continues=True)
-            yield [a], nxt, 0, int(a.kind == "shroom")
+            cur, _ = apply_action(cur, ed, a, continues=True)
+            out.append(a)
         except Illegal as exc:
-            if pos.tokens > 0 and all(r == "allowance" for r, _ in exc.reasons):
-                tok, _ = apply_action(pos, ed, Action("token"))
+            if cur.tokens > 0 and all(r == "allowance" for r, _ in exc.reasons):
+                tok, _ = apply_action(cur, ed, Action("token"))
                 try:
-                    nxt, _ = apply_action(tok, ed, a, continues=True)
+                    cur, _ = apply_action(tok, ed, a, continues=True)
                 except Illegal:
-                    continue
-                yield [Action("token"), a], nxt, 1, int(a.kind == "shroom")
+                    return None
+                out += [Action("token"), a]
+                spent += 1
+            else:
+                return None
+    return out, cur, spent
 
 
 def merge_plan(actions: list[Action]) -> list[Action]:
@@ -234,10 +304,10 @@ class _Search:
         nxt_key: tuple[object, ...] | None = None
         bt = bs = 0
         if pos.transit is None:
-            best = (pos.total_rescued(), running_score(pos, self.ed), 0)
+            best = (pos.total_rescued(), running_score(pos, self.ed), 0, 0)
         for acts, nxt, t, s in successors(pos, self.ed, self.relevant_only):
-            r, p, c = self.best(nxt)
-            v = (r, p, c - t - s)
+            r, p, c, n = self.best(nxt)
+            v = (r, p, c - t - s, n - len(acts))
             if v > best:
                 best, move, nxt_key, bt, bs = v, acts, nxt.key(), t, s
         self.memo[k] = (best, move, nxt_key, bt, bs)
@@ -266,7 +336,7 @@ def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True
     t0 = time.perf_counter()
     s = _Search(ed, relevant_only, {}, max_states=max_states)
     try:
-        r, p, c = s.best(pos)
+        r, p, c, _n = s.best(pos)
     except _Budget:
         return Result(Status.UNKNOWN, None, None, {"states": s.states, "method": "search",
                                                    "reason": f"state budget of {max_states} exhausted"},
@@ -288,10 +358,10 @@ def bfs_plain(pos: RunPosition, ed: HedgeMageEdition) -> tuple[Value, int]:
     def go(p: RunPosition) -> Value:
         nonlocal count
         count += 1
-        best: Value = (p.total_rescued(), running_score(p, ed), 0) if p.transit is None else NEG
-        for _acts, nxt, t, s in successors(p, ed, relevant_only=False):
-            r, q, c = go(nxt)
-            best = max(best, (r, q, c - t - s))
+        best: Value = (p.total_rescued(), running_score(p, ed), 0, 0) if p.transit is None else NEG
+        for acts, nxt, t, s in successors(p, ed, relevant_only=False):
+            r, q, c, n = go(nxt)
+            best = max(best, (r, q, c - t - s, n - len(acts)))
         return best
 
     v = go(pos)

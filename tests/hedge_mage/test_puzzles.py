@@ -190,7 +190,7 @@ def test_a_solver_crash_is_a_failed_puzzle(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_no_single_tile_can_be_walled_in() -> None:
     """Why 'other-order' is right: order matters only for a tile walled in by earlier hedges."""
-    from hedge_mage_puzzle_reference import can_be_walled_in, placements_on_board
+    from tests.hedge_mage.hedge_mage_puzzle_reference import can_be_walled_in, placements_on_board
 
     from models.hedge_mage.edition import default_edition
 
@@ -204,7 +204,7 @@ def test_no_single_tile_can_be_walled_in() -> None:
 
 @pytest.mark.slow
 def test_no_two_touching_tiles_can_be_walled_in() -> None:
-    from hedge_mage_puzzle_reference import can_be_walled_in, placements_on_board
+    from tests.hedge_mage.hedge_mage_puzzle_reference import can_be_walled_in, placements_on_board
 
     from models.hedge_mage.edition import default_edition
 

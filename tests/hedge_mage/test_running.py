@@ -1,0 +1,376 @@
+"""Maze running: hand-built positions for every movement rule and FAQ answer, notation, solver."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from models.core.errors import NotationError
+from models.hedge_mage.edition import default_edition
+from models.hedge_mage.enchantments import parse_condition
+from models.hedge_mage.running import RunPosition, execute_plan, run_position_from_garden, running_score
+from models.hedge_mage.running_notation import (
+    action_to_text,
+    parse_action,
+    parse_plan,
+    read_run,
+    run_to_json,
+    run_to_text,
+)
+from models.hedge_mage.scoring import final_score, winners
+from models.hedge_mage.setup import random_garden
+from solver.hedge_mage.running import bfs_plain, solve_run
+
+ED = default_edition()
+
+
+def pos(grid: str, points: int = 3, tokens: int = 0, shrooms: int = 0, hedges: str = "a=I3",
+        enchantments: str = "planter-enchanter morel-evate pump-kin", extra: str = "") -> RunPosition:
+    rows = [r for r in grid.strip("\n").split("\n")]
+    ncols = len(rows[0].split())
+    head = "   " + "  ".join(str(c) for c in range(ncols))
+    body = "\n".join(f"{i}  {r}" for i, r in enumerate(rows))
+    text = (f"hedge-mage run\nsize: {len(rows)}x{ncols}\nenchantments: {enchantments}\npoints: {points}\n"
+            f"tokens: {tokens}\nspringshroom-tokens: {shrooms}\nhedges: {hedges}\n{extra}\n{head}\n{body}\n")
+    return read_run(text, "test", ED)
+
+
+def run(p: RunPosition, plan: str):  # type: ignore[no-untyped-def]
+    return execute_plan(p, ED, parse_plan(plan, ED))
+
+
+def rules(rep) -> set[str]:  # type: ignore[no-untyped-def]
+    return {r for r, _ in rep.reasons}
+
+
+# --- data --------------------------------------------------------------------------------------
+
+
+def test_nine_cards_with_conditions_and_tunnels() -> None:
+    assert len(ED.enchantments) == 9
+    kinds = [e.kind for e in ED.enchantments]
+    assert all(kinds.count(k) == 3 for k in ("flower", "mushroom", "pumpkin"))
+    for e in ED.enchantments:
+        assert e.id in ED.running.conditions
+        if e.kind in ("mushroom", "pumpkin"):
+            assert e.tunnel is not None and 1 <= e.tunnel <= 6
+    for k in ("flower", "mushroom", "pumpkin"):
+        assert len(ED.running.tracks[k]) >= ED.gnomes_per_kind
+    assert len(ED.running.favourites) == 6
+
+
+def test_condition_errors_are_reported() -> None:
+    c, probs = parse_condition({"count": "hedgehog"}, ("flower",))
+    assert c is None and "count must be one of" in probs[0]
+    c, probs = parse_condition({"on": "roof"}, ("flower",))
+    assert c is None and probs
+    c, probs = parse_condition({"all": [{"on": "hedge"}, {"count": "gnome", "kind": "nope"}]}, ("flower",))
+    assert c is None and "kind" in probs[0]
+
+
+# --- notation ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_round_trip_text_and_json(seed: int) -> None:
+    g, _ = random_garden(ED, seed, seed % 7)
+    p = run_position_from_garden(g, ED, ED.first_game, 3)
+    assert read_run(run_to_text(p, ED), "t", ED) == p
+    assert read_run(json.dumps(run_to_json(p, ED)), "j", ED) == p
+
+
+def test_round_trip_after_a_plan_with_carrying_and_moved_gnome() -> None:
+    p = pos("""
++1 .  .  .
+.  .P .P .
+.  .  .  +2
+""", points=4, hedges="-")
+    rep = run(p, "M1>1,0 M1+1,1 p1,2>1,3")
+    assert rep.legal, rep.reasons
+    q = rep.final
+    assert q.carried(0) is not None
+    assert read_run(run_to_text(q, ED), "t", ED) == q
+    assert read_run(json.dumps(run_to_json(q, ED)), "j", ED) == q
+
+
+@pytest.mark.parametrize("s", ["M1>3,5>3,6", "M2+0,1", "M1-2,2~2,3~1,3", "p4,3>4,4", "T", "^3,4~3,5", "f1,1>1,2"])
+def test_action_notation_round_trip(s: str) -> None:
+    assert action_to_text(parse_action(s, ED), ED) == s
+    assert action_to_text(parse_action(s.upper() if s[0] == "f" else s, ED), ED) == s  # gnome letters: any case
+
+
+def test_bad_action_and_position_are_located() -> None:
+    with pytest.raises(NotationError) as e:
+        parse_plan("M1>1,1 M1>>2", ED)
+    assert e.value.column == 8
+    with pytest.raises(NotationError):
+        read_run("hedge-mage run\nsize: 2x2\n\n   0  1\n0  .  .\n1  .  .\n", "x", ED)  # no points
+
+
+# --- movement rules ------------------------------------------------------------------------------
+
+BRIDGE = """
++1 .  .  .  .
+a  A  .2 b  B
+.  .  .  .  .
+"""
+
+
+def test_ladder_gnome_climbs_onto_mage_then_hedge() -> None:
+    p = pos("""
++1 .  .  .
+.  a  A  a
+.  .M .2 .
+""", points=2, hedges="a=I3m")
+    # the mushroom is awake (upper case); from the ground it cannot climb the hedge directly
+    bad = run(p, "m2,1>1,1")
+    assert not bad.legal and "low-to-high" in rules(bad)
+    good = run(p, "m2,1>2,2>1,2")
+    assert good.legal, good.reasons
+    assert any(g.at == (1, 2) and g.carried_by is None for g in good.final.gnomes)
+
+
+def test_bridge_mage_between_two_hedges() -> None:
+    p = pos(BRIDGE.replace("A  .2", "AM .2"), points=2, hedges="a=D2 b=D2")
+    rep = run(p, "m1,1>1,2>1,3")
+    assert rep.legal, rep.reasons
+    q = pos(BRIDGE.replace("A  .2", "AM .").replace("+1", "+1").replace(".  .  .  .  .\n", ".  .2 .  .  .\n", 1),
+            points=2, hedges="a=D2 b=D2")
+    rep2 = run(q, "m1,1>1,2>1,3")  # no mage on 1,2: down is fine, back up is not
+    assert not rep2.legal and rep2.failed == 0 and "low-to-high" in rules(rep2)
+
+
+def test_too_far_down_for_pick_up_and_drop() -> None:
+    p = pos("""
++  .  .  .
+a  A1 .f .2
+.  .  .  .
+""", points=3, hedges="a=D2")
+    rep = run(p, "M1+1,2")
+    assert not rep.legal and "too-far-down" in rules(rep)
+    # from the ground a mage may pick up from a hedge
+    q = pos("""
++  .  .  .
+a  Af .1 .2
+.  .  .  .
+""", points=3, hedges="a=D2")
+    rep = run(q, "M1+1,1")
+    assert rep.legal and rep.final.mage_used[0] == 1
+
+
+def test_carried_gnome_wakes_and_is_rescued_when_carried_through_the_tunnel() -> None:
+    p = pos("""
+.  .  .  .  .  .
+.p .1 +  .  .  .p
+.  .  .  .  .  .2
+""", points=4, hedges="-")
+    # carry the sleeping pumpkin through the tunnel (nothing happens), next to the other pumpkin: both wake
+    rep = run(p, "M1+1,0 M1>1,2>1,3>1,4")
+    assert rep.legal, rep.reasons
+    assert rep.final.total_rescued() == 0
+    assert sum(e.what == "wake" for s in rep.steps for e in s.events) == 2
+    # back through the tunnel with the awake gnome: rescued while only passing through
+    rep = run(replace(p, points=7), "M1+1,0 M1>1,2>1,3>1,4>1,3>1,2>1,1")
+    assert rep.legal, rep.reasons
+    assert rep.final.rescued_count("pumpkin") == 1 and rep.final.carried(0) is None
+
+
+def test_carried_gnome_wakes_next_to_pumpkin_then_tunnel_rescue() -> None:
+    p = pos("""
+.  .  .  .
+.p .1 .p +
+.  .  .  .2
+""", points=3, hedges="-")
+    rep = run(p, "M1+1,0")  # carried to 1,1, next to the pumpkin on 1,2: both wake
+    assert rep.legal and sum(e.what == "wake" for s in rep.steps for e in s.events) == 2
+    rep = run(p, "M1+1,0 p1,2>1,3")
+    assert rep.legal and rep.final.rescued_count("pumpkin") == 1
+    # the pumpkin that moved itself was rescued: the kind's move is still used this round
+    rep = run(p, "M1+1,0 p1,2>1,3 p1,1>2,1")
+    assert not rep.legal and "second-gnome" in rules(rep)
+
+
+def test_springshroom_beneath_a_character_bounces_it_onto_a_hedge() -> None:
+    p = pos("""
++1 .  .  .
+.  a  A  a
+.  .2 .  .
+""", points=2, shrooms=1, hedges="a=I3m")
+    rep = run(p, "^2,1~1,1 M2>1,2>1,3")
+    assert rep.legal, rep.reasons
+    assert rep.final.mages[1] == (1, 3) and (2, 1) in rep.final.springshrooms
+    # the bounce must be written when there is a choice
+    rep = run(p, "^2,1")
+    assert not rep.legal and "bounce" in rules(rep)
+    # no token: cannot place
+    rep = run(replace(p, springshroom_tokens=0), "^2,1~1,1")
+    assert not rep.legal and "no-springshroom" in rules(rep)
+
+
+def test_bounce_chain_never_revisits_and_sleeping_gnome_not_into_tunnel() -> None:
+    p = pos("""
+.  .  .  .
+.1 .^ .^ .
+.  .  .  .2
+""", points=1, hedges="-")
+    rep = run(p, "M1>1,1~1,2~0,2")
+    assert rep.legal, rep.reasons
+    rep = run(p, "M1>1,1~1,2~1,1")
+    assert not rep.legal and "bounce" in rules(rep)
+
+
+def test_token_spent_after_moving() -> None:
+    p = pos("""
++1 .  .  .  .
+.  .  .  .  .
+.  .  .  .  .2
+""", points=2, tokens=1, hedges="-")
+    assert not run(p, "M1>0,1>0,2>0,3").legal
+    rep = run(p, "M1>0,1>0,2 T M1>0,3")
+    assert rep.legal and rep.final.tokens == 0 and rep.final.spent == 1
+    # the token also counts for the other mage
+    assert run(p, "M1>0,1>0,2 T M1>0,3 M2>2,3>2,2>2,1").legal
+
+
+def test_second_gnome_of_a_kind_and_mage_transport_does_not_count() -> None:
+    p = pos("""
+.  .P .P .  .
+.  .  .1 .  .
++  .  .  .  .2
+""", points=3, hedges="-")
+    rep = run(p, "p0,1>0,0 p0,2>0,3")
+    assert not rep.legal and "second-gnome" in rules(rep)
+    rep = run(p, "M1+0,2 M1>1,3 p0,1>0,0")
+    assert rep.legal, rep.reasons
+
+
+def test_carrying_two_and_occupied_end_space() -> None:
+    p = pos("""
+.  .P .P .  .
+.  .  .1 .  .
++  .  .  .  .2
+""", points=3, hedges="-")
+    rep = run(p, "M1+0,2 M1>1,1 M1+0,1")
+    assert not rep.legal and "carrying-two" in rules(rep)
+    rep = run(p, "M1>0,2")  # ends on the gnome: must pick it up or move on
+    assert not rep.legal and "occupied-end" in rules(rep)
+    rep = run(p, "M1>0,2 M1+0,2")  # free pick-up on its own space
+    assert rep.legal and rep.final.mage_used[0] == 1
+    rep = run(p, "M1>0,2 M2>2,3")
+    assert not rep.legal and rep.failed == 0 and "occupied-end" in rules(rep)
+
+
+def test_every_reason_is_reported() -> None:
+    p = pos("""
++1 .  .
+.  A  a
+.  .  .2
+""", points=0, hedges="a=D2")
+    rep = run(p, "M1>0,1>1,1")
+    assert not rep.legal
+    assert rules(rep) == {"allowance"}
+    p2 = replace(p, points=1)
+    rep = run(p2, "M1>0,1>1,1")
+    assert rules(rep) == {"allowance", "low-to-high"}
+
+
+def test_rescue_bonus_from_the_track_and_sleeping_drop_into_tunnel() -> None:
+    p = pos("""
+.  .  .  .
+.M .1 +  .
+.  .  .  .2
+""", points=3, tokens=6, hedges="-")
+    rep = run(p, "M1+1,0 M1-1,2")
+    assert rep.legal and rep.final.rescued_count("mushroom") == 1
+    assert rep.final.springshroom_tokens == 1  # mushroom space 1: springshroom
+    q = pos("""
+.  .  .  .
+.m .1 +  .
+.  .  .  .2
+""", points=3, hedges="-")
+    rep = run(q, "M1+1,0 M1-1,2")
+    assert not rep.legal and "sleeping-tunnel" in rules(rep)
+
+
+def test_scoring_and_tie_break() -> None:
+    r = ED.running
+    s = final_score(r, {"flower": 2, "mushroom": 0, "pumpkin": 1}, ["flower"] * 4 + ["pumpkin"], 3,
+                    favourite="flower-keeper")
+    assert s.total == r.track_points("flower", 2) + r.track_points("pumpkin", 1) + 2 * 5 + 5 + 3
+    assert winners({"a": 5, "b": 5}, {"a": 1, "b": 2}) == (["b"], "tie on points, most movement tokens")
+    assert winners({"a": 5, "b": 5}, {"a": 2, "b": 2})[0] == ["a", "b"]
+
+
+# --- solver --------------------------------------------------------------------------------------
+
+
+def test_solver_hand_built_value_and_replay() -> None:
+    p = pos("""
+.  .  .  .
+.M .1 +  .
+.  .  .  .2
+""", points=2, hedges="-")
+    res = solve_run(p, ED)
+    v = res.value
+    assert (v.rescued, v.tokens, v.springshrooms) == (1, 0, 0)
+    rep = execute_plan(p, ED, res.witness)
+    assert rep.legal
+    assert rep.final.total_rescued() - p.total_rescued() == v.rescued
+    # the awake mushroom scored 1 in the rival's garden before; rescued it scores its track space
+    assert running_score(rep.final, ED) - running_score(p, ED) == v.points == ED.running.track_points("mushroom", 1) - 1
+
+
+def random_small(seed: int) -> RunPosition:
+    """A small random running position: 4x5 garden, a D2 hedge, 2 mages, 1-2 tunnels, 3-4 gnomes."""
+    import random
+
+    rng = random.Random(f"run-small/{seed}")
+    cells = [(r, c) for r in range(4) for c in range(5)]
+    hedge_opts = [((r, c), (r, c + 1)) for r in range(4) for c in range(4)] + \
+        [((r, c), (r + 1, c)) for r in range(3) for c in range(5)]
+    h = rng.choice(hedge_opts)
+    free = [c for c in cells if c not in h]
+    rng.shuffle(free)
+    tunnels = free[:rng.choice((1, 2))]
+    rest = free[len(tunnels):]
+    mages = rest[:2]
+    gcells = rest[2:2 + rng.choice((3, 4))]
+    kinds = ["flower", "mushroom", "pumpkin"]
+    grid = [["." for _ in range(5)] for _ in range(4)]
+    grid[h[0][0]][h[0][1]] = "A"
+    grid[h[1][0]][h[1][1]] = "a"
+    for t in tunnels:
+        grid[t[0]][t[1]] = "+"
+    for i, m in enumerate(mages):
+        grid[m[0]][m[1]] += str(i + 1)
+    for gc in gcells:
+        letter = ED.gnome_kinds[rng.choice(kinds)]
+        grid[gc[0]][gc[1]] += letter.upper() if rng.random() < 0.5 else letter
+    text = "\n".join("  ".join(row) for row in grid)
+    shrooms = rng.choice((0, 0, 1))
+    return pos(text, points=rng.choice((1, 2)), tokens=rng.choice((0, 1)), shrooms=shrooms, hedges="a=D2")
+
+
+def _check_against_plain(seed: int) -> None:
+    p = random_small(seed)
+    res = solve_run(p, ED)
+    plain, _count = bfs_plain(p, ED)
+    expect = (plain[0] - p.total_rescued(), plain[1] - running_score(p, ED), plain[2])
+    assert res.value.key() == expect, (seed, run_to_text(p, ED))
+    rep = execute_plan(p, ED, res.witness)
+    assert rep.legal, (seed, rep.reasons)
+    assert rep.final.total_rescued() - p.total_rescued() == res.value.rescued
+    assert running_score(rep.final, ED) - running_score(p, ED) == res.value.points
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_search_equals_plain_enumeration_small(seed: int) -> None:
+    _check_against_plain(seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(25, 225))
+def test_search_equals_plain_enumeration_full(seed: int) -> None:
+    _check_against_plain(seed)
