@@ -83,6 +83,12 @@ def read_toml_file(path: str | Path) -> TomlSource:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise EditionError(f"cannot read edition file: {exc.strerror}", source=str(path)) from None
+    except UnicodeDecodeError as exc:  # a binary or non-UTF-8 file: located, never a traceback
+        head = exc.object[: exc.start]
+        line = head.count(b"\n") + 1
+        col = exc.start - (head.rfind(b"\n") + 1) + 1
+        raise EditionError(f"expected UTF-8 TOML text, found byte 0x{exc.object[exc.start]:02x}",
+                           source=str(path), line=line, column=col) from None
     return parse_toml(text, str(path))
 
 

@@ -97,12 +97,6 @@ def new_position(edition: HexenEdition, players: int | tuple[str, ...] = 4, seed
                     edition=edition.name)
 
 
-def random_decider(rng: random.Random) -> object:
-    def decide(turn: object, st: object, node: Node) -> Option:
-        return node.options[rng.randrange(len(node.options))]
-    return decide
-
-
 def random_turn(pos: Position, edition: HexenEdition, rng: random.Random, rules: Rules | None = None) -> Played:
     """Roll, move a uniformly random movable witch, decide uniformly at random along the chain."""
     roll = rng.choice(edition.die)

@@ -86,12 +86,12 @@ class ChainSearch:
             st = o.state
 
     def strategy(self, st: ChainState) -> dict[tuple[int, ...], int]:
-        """The best-response table of the maximiser under every answer of the minimisers.
+        """The mover's principal decisions under every answer of the other clans.
 
         Keys are histories: the codes chosen at the earlier steps of the chain (STOP at
-        steps without a choice); values the code the maximiser plays at that step.  With
-        ``cooperative`` the table is instead the minimisers' replies under every mover play
-        (a certificate that the mover cannot do better) - see solver/hexen_rennen/smt.py.
+        steps without a choice); values the code the mover plays at that step.  It is the
+        certificate z3 checks for "the mover reaches at least the value"
+        (solver/hexen_rennen/smt.py).
         """
         out: dict[tuple[int, ...], int] = {}
         self._strategy(st, (), out, maximiser=True)

@@ -92,7 +92,6 @@ class TurnEncoding:
         self.legal: list[Any] = []  # legal_k: the choice c_k is allowed by the rules
         self.chooser: list[Any] = []  # Int: the clan deciding at step k, -1 nobody
         self.real: list[Any] = []  # Bool: someone has a real decision (a legal card play) at step k
-        self.steps_up: list[list[Any]] = []
         for k in range(self.K):
             at, forced, done = self.at[k], self.forced[k], self.done[k]
             ck = z3.Int(f"c_{k}")
