@@ -6,6 +6,7 @@ read from an edition file and validated here, with every problem reported.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -15,6 +16,8 @@ from models.core.edition import TomlSource, read_bundled_toml, read_toml_file
 from models.core.grid import Cell, is_edge_connected, transform
 from models.hedge_mage.scoring import RunningRules, parse_running_rules
 
+# Gardens larger than this are surely typing mistakes (the notations cap them too).
+MAX_SIDE = 64
 RESERVED_LETTERS = set("W*^+.")
 
 
@@ -182,6 +185,13 @@ def _names(src: TomlSource, table: dict[str, Any], key: str, default: list[Any])
     return out
 
 
+def _unknown_keys(src: TomlSource, table: str, data: dict[str, Any], known: set[str]) -> None:
+    """A misspelt key would silently fall back to a default: report it instead."""
+    for key in data:
+        if key not in known:
+            src.problem(f"[{table}]: unknown key {key!r}; expected one of {', '.join(sorted(known))}", key)
+
+
 def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
     """Validate a parsed TOML document as a Hedge Mage edition (all problems at once)."""
     d = src.data
@@ -196,6 +206,11 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
         garden = {}
     rows = _int(src, garden, "rows", None, 2) if garden else 2
     cols = _int(src, garden, "cols", None, 2) if garden else 2
+    if rows > MAX_SIDE or cols > MAX_SIDE:
+        src.problem(f"garden: a side of at most {MAX_SIDE} is supported, got {rows}x{cols}", "rows")
+        rows, cols = min(rows, MAX_SIDE), min(cols, MAX_SIDE)
+    _unknown_keys(src, "edition", meta, {"game", "name", "reconstructed", "description"})
+    _unknown_keys(src, "garden", garden, {"rows", "cols", "numbered", "shaded"})
     numbered: list[Cell] = []
     for i, v in enumerate(_list(src, garden, "numbered", [], "cells [row, col]")):
         cell = _cell(src, v, f"numbered[{i}]", rows, cols)
@@ -219,6 +234,9 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
         src.problem("missing table [tiles] (name = [picture rows])")
         raw_tiles = {}
     for name, pic in raw_tiles.items():
+        if not re.fullmatch(r"[A-Za-z0-9_]+", name):
+            src.problem(f"tile {name!r}: names may use letters, digits and _ only (placement notation)", name)
+            continue
         if not isinstance(pic, list) or not pic or not all(isinstance(x, str) for x in pic):
             src.problem(f"tile {name}: expected a list of picture rows like [\"@#\"]", name)
             continue
@@ -234,6 +252,10 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
         if not is_edge_connected(cells):
             src.problem(f"tile {name}: shape is not edge-connected", name)
             continue
+        cellset = set(cells)
+        if any({(r, c + 1), (r + 1, c), (r + 1, c + 1)} <= cellset for r, c in cells):
+            src.problem(f"tile {name}: shape holds a 2x2 block, so the 2x2 rule forbids every placement", name)
+            continue
         tiles[name] = make_tile(name, pic)
 
     deck_t = _table(src, d, "deck")
@@ -241,6 +263,9 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
     for card in cards:
         if card not in tiles and raw_tiles and card not in raw_tiles:
             src.problem(f"deck: unknown tile name {card!r}", "cards", str(card))
+    _unknown_keys(src, "deck", deck_t, {"cards", "removed", "substitute"})
+    if not cards:
+        src.problem("deck: cards is empty; a game needs at least one hedge card", "cards")
     removed = _int(src, deck_t, "removed", 0, 0)
     if removed > len(cards):
         src.problem(f"deck: removes {removed} cards but has only {len(cards)}", "removed")
@@ -272,6 +297,7 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
             continue
         gkinds[kind] = letter.lower()
     per_kind = _int(src, gn, "per_kind", 4, 0)
+    _unknown_keys(src, "gnomes", gn, {"kinds", "per_kind"})
 
     enchs: list[Enchantment] = []
     for i, e in enumerate(_list(src, d, "enchantments", [], "[[enchantments]] tables")):
@@ -298,6 +324,14 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
     for ident in first_game:
         if ident not in ids:
             src.problem(f"setup.first_game: unknown enchantment {ident!r}", "first_game")
+    opened = {e.tunnel for e in enchs if e.id in first_game and e.tunnel is not None}
+    spaces = len(numbered) + len(shaded) - len(opened)
+    if per_kind * len(gkinds) > spaces:
+        src.problem(
+            f"gnomes: {per_kind} per kind x {len(gkinds)} kinds need {per_kind * len(gkinds)} start spaces, "
+            f"but the garden has {spaces} shaded spaces besides the tunnels",
+            "per_kind" if "per_kind" in gn else "[garden]",
+        )
     running = parse_running_rules(d, tuple(gkinds), per_kind, src.problem)
     src.raise_if_problems()
     return HedgeMageEdition(

@@ -19,18 +19,30 @@ class TilePlacements:
     points: list[int]
 
 
-def tiles_for(garden: Garden, edition: HedgeMageEdition, tile: str | None) -> list[str]:
-    """Which tiles a ``moves`` request covers: the revealed tile, one named tile, or all."""
+def tiles_for(garden: Garden, edition: HedgeMageEdition, tile: str | None, option: str = "--tile") -> list[str]:
+    """Which tiles a ``moves`` request covers: the revealed tile, one named tile, or all.
+
+    ``option`` names the command-line option the list came from, for error messages.
+    Raises UsageError for an unknown tile or an empty list.
+    """
     if tile is None:
         if garden.tile is None:
             raise UsageError("the garden has no revealed tile; name one with --tile T (or all)")
         return [garden.tile]
-    if tile == "all":
+    if tile.strip() == "all":
         return list(edition.tiles)
-    names = [t.strip() for t in tile.split(",") if t.strip()]
-    for n in names:
+    names = []
+    col = 1
+    for raw in tile.split(","):
+        n = raw.strip()
+        names.append(n)
+        col += len(raw) - len(raw.lstrip())
         if n not in edition.tiles:
-            raise UsageError(f"unknown tile {n!r}; the edition has: {' '.join(edition.tiles)}")
+            what = "a tile name" if not n else f"a tile of the edition, not {n!r}"
+            raise UsageError(f"expected {what}: {' '.join(edition.tiles)}" + (" (or all)" if option == "--tile"
+                                                                              else ""),
+                             source=option, line=1, column=col)
+        col += len(raw.lstrip()) + 1
     return names
 
 
