@@ -26,6 +26,11 @@ def edition_of(args: argparse.Namespace) -> HedgeMageEdition:
     return load_edition(getattr(args, "edition", None))
 
 
+def position_name(args: argparse.Namespace) -> str:
+    """The name read_source gives the position argument (for errors about the garden as a whole)."""
+    return "<stdin>" if args.position == "-" else str(args.position)
+
+
 def load_garden(args: argparse.Namespace) -> tuple[Garden, HedgeMageEdition]:
     ed = edition_of(args)
     text, name = read_source(args.position)
@@ -125,7 +130,10 @@ def cmd_moves(args: argparse.Namespace) -> Answer:
     from solver.hedge_mage.placements import enumerate_all, tiles_for
 
     g, ed = load_garden(args)
-    tiles = tiles_for(g, ed, args.tile)
+    try:
+        tiles = list(dict.fromkeys(tiles_for(g, ed, args.tile)))  # a tile named twice is listed once
+    except UsageError as exc:
+        raise exc.located(source=position_name(args)) from None
     if args.method == "sat":
         from solver.hedge_mage.sat import sat_all
 

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.hedge_mage.hm_reference import PERFT_DIR
 
 from gnomekit.cli import main
 from models.hedge_mage.edition import default_edition
 from models.hedge_mage.notation import garden_from_text, read_garden
+from tests.hedge_mage.hm_reference import PERFT_DIR
 
 ED = default_edition()
 POS = PERFT_DIR / "positions"

@@ -14,8 +14,6 @@ import string
 from typing import Any
 
 import pytest
-from tests.hedge_mage.hm_reference import PERFT_DIR, default_pictures, shapes
-from tests.hedge_mage.hm_strategies import gardens
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +31,8 @@ from models.hedge_mage.notation import (
 from models.hedge_mage.placement import ORIENTATION_NAMES, Placement
 from models.hedge_mage.position import Garden, Gnome, Hedge, Mage
 from models.hedge_mage.setup import new_garden, random_garden
+from tests.hedge_mage.hm_reference import PERFT_DIR, default_pictures, shapes
+from tests.hedge_mage.hm_strategies import gardens
 
 ED = default_edition()
 PICS = default_pictures()

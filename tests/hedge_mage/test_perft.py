@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from tests.hedge_mage.hm_reference import PERFT_DIR, Key, default_pictures, reference_counts
 
 from models.hedge_mage.edition import HedgeMageEdition, default_edition
 from models.hedge_mage.notation import read_garden
 from models.hedge_mage.position import Garden
 from solver.hedge_mage.placements import enumerate_all
+from tests.hedge_mage.hm_reference import PERFT_DIR, Key, default_pictures, reference_counts
 
 # Positions whose independent (networkx) recount or SAT count takes seconds: run with --runslow.
 SLOW = {"setup-seed0"}

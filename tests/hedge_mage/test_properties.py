@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import networkx as nx
 import pytest
-from tests.hedge_mage.hm_reference import Reference, default_pictures, placements_in_bounds, shapes
-from tests.hedge_mage.hm_strategies import gardens, played_gardens
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,6 +30,8 @@ from models.hedge_mage.placement import (
 )
 from models.hedge_mage.position import Garden
 from models.hedge_mage.setup import random_garden
+from tests.hedge_mage.hm_reference import Reference, default_pictures, placements_in_bounds, shapes
+from tests.hedge_mage.hm_strategies import gardens, played_gardens
 
 ED = default_edition()
 PICS = default_pictures()

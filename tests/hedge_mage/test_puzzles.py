@@ -7,10 +7,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from tests.hedge_mage.hedge_mage_puzzle_reference import recheck_witness, reference_answer
 
 from models.core.errors import NotationError
 from solver.hedge_mage.puzzles import KINDS, load_puzzle, puzzle_files, run_puzzle, solve_puzzle
+from tests.hedge_mage.hedge_mage_puzzle_reference import recheck_witness, reference_answer
 
 FILES = puzzle_files()
 BY_NAME = {p.stem.split("-", 1)[1]: p for p in FILES}
@@ -190,9 +190,8 @@ def test_a_solver_crash_is_a_failed_puzzle(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_no_single_tile_can_be_walled_in() -> None:
     """Why 'other-order' is right: order matters only for a tile walled in by earlier hedges."""
-    from tests.hedge_mage.hedge_mage_puzzle_reference import can_be_walled_in, placements_on_board
-
     from models.hedge_mage.edition import default_edition
+    from tests.hedge_mage.hedge_mage_puzzle_reference import can_be_walled_in, placements_on_board
 
     ed = default_edition()
     cells = placements_on_board(ed, ed.rows, ed.cols)
@@ -204,9 +203,8 @@ def test_no_single_tile_can_be_walled_in() -> None:
 
 @pytest.mark.slow
 def test_no_two_touching_tiles_can_be_walled_in() -> None:
-    from tests.hedge_mage.hedge_mage_puzzle_reference import can_be_walled_in, placements_on_board
-
     from models.hedge_mage.edition import default_edition
+    from tests.hedge_mage.hedge_mage_puzzle_reference import can_be_walled_in, placements_on_board
 
     ed = default_edition()
     cells = placements_on_board(ed, ed.rows, ed.cols)
