@@ -120,11 +120,15 @@ def cmd_audit(args: argparse.Namespace) -> Answer:
         if pol not in POLICIES:
             raise UsageError(f"unknown policy {pol!r}; choose from {', '.join(POLICIES)}",
                              source="--policies", text=pol)
-    if args.time_per_tile <= 0 or args.time_points <= 0:
-        raise UsageError("time budgets must be positive")
+    for opt, v in (("--time-per-tile", args.time_per_tile), ("--time-points", args.time_points)):
+        if v <= 0:
+            raise UsageError("expected a time budget in seconds > 0", source=opt, text=str(v))
     if args.games < 0:
         raise UsageError("--games must be 0 or more", source="--games")
-    base = setup_garden(ed, enchs)
+    try:
+        base = setup_garden(ed, enchs)
+    except UsageError as exc:  # an unknown or clashing card id
+        raise exc.located(source="--enchantments") from None
     t_all = time.monotonic()
     data: dict[str, Any] = {
         "edition": ed.name,

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from gnomekit.common import NO, OK, Answer, add_common
-from gnomekit.hedge_mage_cli import draw_with, load_garden
+from gnomekit.hedge_mage_cli import draw_with, load_garden, position_name
 from models.core.errors import UsageError
 from models.hedge_mage.edition import HedgeMageEdition
 from models.hedge_mage.notation import placement_to_text
@@ -150,28 +150,54 @@ def plan_answer(res: Result, g: Garden, ed: HedgeMageEdition, tiles: list[str], 
     return Answer(data, "\n".join(lines), NO)
 
 
+def plan_notes(g: Garden, tiles: list[str]) -> list[str]:
+    """What a plan asks that a game would not: a tile twice, or a tile the owner no longer holds."""
+    notes = [f"{t} appears {tiles.count(t)} times; a hedge set has one of each tile"
+             for t in dict.fromkeys(tiles) if tiles.count(t) > 1]
+    if g.remaining_tiles:
+        gone = [t for t in dict.fromkeys(tiles) if t not in g.remaining_tiles]
+        if gone:
+            notes.append(f"not among the remaining tiles: {' '.join(gone)} (the plan is answered for the "
+                         "geometry only)")
+    return notes
+
+
 def cmd_solve(args: argparse.Namespace) -> Answer:
     g, ed = load_garden(args)
     sub = not args.no_substitution
-    if args.plan:
+    if args.plan is not None:
         if args.goal is not None:
             raise UsageError("--plan and --goal do not go together")
-        tiles = tiles_for(g, ed, args.plan)
+        if args.plan.strip() == "all":
+            raise UsageError("expected tile names T1,T2,... in the order to place them", source="--plan",
+                             line=1, column=1, text=args.plan)
+        tiles = tiles_for(g, ed, args.plan, option="--plan")
         method = args.method or "sat"
         res = plan(g, ed, tiles, method=method, time_limit=args.time_limit)
-        return plan_answer(res, g, ed, tiles, method)
+        ans = plan_answer(res, g, ed, tiles, method)
+        notes = plan_notes(g, tiles)
+        ans.data["notes"] = notes
+        if notes:
+            ans.text = "\n".join([f"note: {n}" for n in notes] + [ans.text])
+        return ans
     goal = args.goal or "points"
-    if goal == "points":
-        res = best_points(g, ed, method=args.method or "sat", substitution=sub)
-    else:
-        res = best_block(g, ed, method=args.method or "enumerate", substitution=sub)
+    try:
+        if goal == "points":
+            res = best_points(g, ed, method=args.method or "sat", substitution=sub)
+        else:
+            res = best_block(g, ed, method=args.method or "enumerate", substitution=sub)
+    except UsageError as exc:  # e.g. no revealed tile: that is about the position file
+        raise exc.located(source=position_name(args)) from None
     return choice_answer(res, g, ed)
 
 
 def cmd_hint(args: argparse.Namespace) -> Answer:
     g, ed = load_garden(args)
-    res = hint(g, ed, block_weight=args.block_weight, alternatives=args.alternatives,
-               substitution=not args.no_substitution)
+    try:
+        res = hint(g, ed, block_weight=args.block_weight, alternatives=args.alternatives,
+                   substitution=not args.no_substitution)
+    except UsageError as exc:
+        raise exc.located(source=position_name(args)) from None
     h: Hint = res.witness
     best = h.best
     data: dict[str, Any] = {

@@ -53,6 +53,7 @@ class Tile:
     flower: str | None = None  # wildflower tiles: the flower colour
     stump: bool = False
     edge_path: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
+    path_ends: tuple[tuple[tuple[int, int], ...], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def wildflower(self) -> bool:
@@ -94,13 +95,15 @@ class Tile:
 def make_tile(ident: str, paths: tuple[TilePath, ...], flower: str | None = None, stump: bool = False) -> Tile:
     """Build a tile and precompute which path ends on each edge in each orientation."""
     table = []
+    ends = []
     for o in range(ORIENTATIONS):
         row = [-1] * 6
         for i, p in enumerate(paths):
             row[orient_edge(p.a, o)] = i
             row[orient_edge(p.b, o)] = i
         table.append(tuple(row))
-    return Tile(ident, paths, flower, stump, tuple(table))
+        ends.append(tuple((e, i) for e, i in enumerate(row) if i >= 0))
+    return Tile(ident, paths, flower, stump, tuple(table), tuple(ends))
 
 
 @dataclass(frozen=True)

@@ -189,24 +189,19 @@ class Networks:
                 self.path_elem[(cell, i)] = el
                 elems.append(el)
                 new.append(el)
-            row = tile.edge_path[orientation]
             grid = self.grid
             q0, r0 = cell
-            for e in range(6):
-                i = row[e]
+            # only this tile's path ends matter: its grass edges change nothing (a neighbour's path
+            # end facing them was open and stays open)
+            for e, i in tile.path_ends[orientation]:
                 dq, dr = DIRECTIONS[e]
                 n = (q0 + dq, r0 + dr)
                 got = grid.get(n)
                 if got is None:
-                    if i >= 0:
-                        self.open[self.find(elems[i])] += 1
+                    self.open[self.find(elems[i])] += 1
                     continue
-                if i < 0 and not got[0].wildflower:
-                    continue  # grass facing a tile: a path end there stays open, nothing changes
                 u, uo = got
-                if u.wildflower:
-                    if i < 0:
-                        continue
+                if u.flower is not None:
                     h = self.hub[n]
                     if self.ring[self.find(h)]:
                         if self.rule == "dead-end":
@@ -215,11 +210,11 @@ class Networks:
                         self.hub[n] = h
                     self._join(elems[i], h)
                     continue
-                j = u.edge_path[uo][opposite(e)]
-                if i >= 0 and j >= 0:
+                j = u.edge_path[uo][(e + 3) % 6]
+                if j >= 0:
                     r = self._join(elems[i], self.path_elem[(n, j)])
                     self.open[r] -= 1  # the neighbour's end was open, facing this empty hex
-                elif i >= 0:
+                else:
                     self.open[self.find(elems[i])] += 1  # path facing grass: open for good
         closed: list[ClosedNetwork] = []
         seen: set[int] = set()

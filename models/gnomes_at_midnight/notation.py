@@ -175,12 +175,12 @@ def position_from_json_data(data: Any, positions: dict[Any, tuple[int, int]], so
     flowers = tuple(tuple(rd.cells(flo[c], ("flowers", c), rows, cols)) for c in COLOURS)
     toads = tuple(rd.cells(g["toadstools"], ("toadstools",), rows, cols))
     for key, cs in ((("flowers", "green"), flowers[0]), (("flowers", "blue"), flowers[1]), (("toadstools",), toads)):
-        for k, c in enumerate(cs):
-            if c in cs[:k]:
-                raise rd.err(key + (k,), "distinct squares (this one is listed twice)", list(c))
-    for k, c in enumerate(flowers[1]):
-        if c in flowers[0]:
-            raise rd.err(("flowers", "blue", k), "a square that is not also a green flower", list(c))
+        for k, sq in enumerate(cs):
+            if sq in cs[:k]:
+                raise rd.err(key + (k,), "distinct squares (this one is listed twice)", list(sq))
+    for k, sq in enumerate(flowers[1]):
+        if sq in flowers[0]:
+            raise rd.err(("flowers", "blue", k), "a square that is not also a green flower", list(sq))
     gn = rd.per_colour(g["gnomes"], ("gnomes",), "[[row, col], ...]")
     cells = [0] * (rows * cols)
     for s, c in enumerate(COLOURS):
@@ -511,8 +511,12 @@ def parse_move(s: str, source: str = "--move") -> Move:
         if kind not in (STEP, PAIR, ADD, PASS):
             raise rd.err(("kind",), '"step", "pair", "add" or "pass"', kind)
         for k in data:
-            if k not in ("kind", "from", "to", "text"):
-                raise rd.err((k,), 'only the keys "kind", "from", "to"', k)
+            if k not in ("kind", "from", "to", "text", "bumps", "wins"):  # the last three: output, ignored
+                raise rd.err((k,), 'only the keys "kind", "from", "to" (and "text", "bumps", "wins" as '
+                             "`moves --json` writes them, ignored)", k)
+        for k in (("from", "to") if kind == PASS else ("from",) if kind == ADD else ()):
+            if k in data:
+                raise rd.err((k,), f'no key "{k}" in a{"n" if kind == ADD else ""} {kind} (it has no such square)', k)
         if kind == PASS:
             return Move(PASS)
         if "to" not in data:

@@ -59,3 +59,37 @@ def test_board_squares_listed_badly_are_located(capsys: pytest.CaptureFixture[st
     assert where in err and "expected" in err and "Traceback" not in err
     line = err.split(f"{path}:", 1)[1].split(":", 1)[0]
     assert int(line) > 1
+
+
+def test_no_toadstools_means_no_toadstool_win(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Documented choice: an empty toadstool list is accepted and never met vacuously."""
+    d = _new(capsys)
+    d["toadstools"] = []
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(d))
+    code, data, _ = _run(capsys, ["midnight", "moves", str(path), "--json"])
+    assert code == 0 and data["count"] == 17
+    assert all(m["wins"] == [] for m in data["moves"])
+
+
+def test_move_objects_from_moves_json_are_read_by_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`check --move` used to reject the move objects `moves --json` writes (exit 2 on "bumps")."""
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(_new(capsys)))
+    code, data, _ = _run(capsys, ["midnight", "moves", str(path), "--json"])
+    assert code == 0 and data["moves"]
+    for m in data["moves"]:
+        code, ans, _ = _run(capsys, ["midnight", "check", str(path), "--move", json.dumps(m), "--json"])
+        assert code == 0 and ans["legal"] and ans["move"]["text"] == m["text"]
+
+
+@pytest.mark.parametrize("move,key", [('{"kind": "add", "from": [1, 1], "to": [2, 0]}', "from"),
+                                      ('{"kind": "pass", "to": [1, 1]}', "to"),
+                                      ('{"kind": "step", "from": [0, 0], "to": [0, 1], "by": 1}', "by")])
+def test_contradictory_move_objects_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, move: str,
+                                           key: str) -> None:
+    """An add with a source or a pass with squares was silently accepted; now exit 2, located."""
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(_new(capsys)))
+    code, _out, err = _run(capsys, ["midnight", "check", str(path), "--move", move])
+    assert code == 2 and "--move:1:" in err and f"{key}: expected" in err
