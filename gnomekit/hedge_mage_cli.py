@@ -52,14 +52,20 @@ def _garden_answer(g: Garden, ed: HedgeMageEdition, extra: dict[str, Any] | None
 
 def cmd_new(args: argparse.Namespace) -> Answer:
     ed = edition_of(args)
-    enchs = tuple(args.enchantments.split(",")) if args.enchantments else None
-    g, _deck = new_garden(ed, args.seed, enchs)
+    enchs = tuple(e.strip() for e in args.enchantments.split(",")) if args.enchantments else None
+    try:
+        g, _deck = new_garden(ed, args.seed, enchs)
+    except UsageError as exc:  # the cards named, or the edition's first-game cards, do not fit together
+        raise exc.located(source="--enchantments" if enchs else (args.edition or "the default edition")) from None
     return _garden_answer(g, ed, as_json=args.json)
 
 
 def cmd_random(args: argparse.Namespace) -> Answer:
     ed = edition_of(args)
-    g, counts = random_garden(ed, args.seed, args.round)
+    try:
+        g, counts = random_garden(ed, args.seed, args.round)
+    except UsageError as exc:  # --round out of range, or the edition's first-game cards do not fit together
+        raise exc.located(source=args.edition or "the default edition") from None
     skipped = [i + 1 for i, c in enumerate(counts) if c == 0]
     note = ""
     if skipped:
@@ -134,6 +140,12 @@ def cmd_moves(args: argparse.Namespace) -> Answer:
         tiles = list(dict.fromkeys(tiles_for(g, ed, args.tile)))  # a tile named twice is listed once
     except UsageError as exc:
         raise exc.located(source=position_name(args)) from None
+    kept_note = ""
+    if args.tile is None:  # the tile to place this round: the kept tile when the card names the given-away one
+        from solver.hedge_mage.best import tile_options
+
+        regular = tile_options(g, ed, substitution=False)[0]
+        tiles, kept_note = [regular.tile], regular.note
     if args.method == "sat":
         from solver.hedge_mage.sat import sat_all
 
@@ -155,6 +167,8 @@ def cmd_moves(args: argparse.Namespace) -> Answer:
     if g.held_bonus_sigils:
         data["note"] = (f"movement points exclude the {g.held_bonus_sigils} held bonus sigil "
                         "token(s), each of which adds 1 when placed on the tile")
+    if kept_note:
+        data["note"] = kept_note + (f"; {data['note']}" if "note" in data else "")
     if args.count:
         text = str(total) if len(groups) == 1 else "\n".join(
             [f"{t}: {n}" for t, n in per_tile.items()] + [f"total: {total}"])

@@ -12,7 +12,7 @@ reached.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from models.core.grid import Cell, all_cells, orthogonal_neighbours, windows_containing
 from models.hedge_mage.edition import HedgeMageEdition, Orientation, Tile
@@ -430,18 +430,27 @@ class Candidate:
 
 
 def candidates(garden: Garden, tile: Tile) -> list[Candidate]:
-    """Every placement of ``tile`` that fits inside the garden, in a deterministic order."""
+    """Every placement of ``tile`` that fits inside the garden, in a deterministic order.
+
+    They depend only on the garden's size and the tile, so they are built once per
+    (rows, cols, tile) and shared (Candidate and Placement are immutable).
+    """
+    return list(_candidates(garden.rows, garden.cols, tile))
+
+
+@lru_cache(maxsize=512)
+def _candidates(rows: int, cols: int, tile: Tile) -> tuple[Candidate, ...]:
     out: list[Candidate] = []
-    width = garden.cols + 1
+    width = cols + 1
     for o in tile.orientations:
-        for r in range(garden.rows):
-            for c in range(garden.cols):
+        for r in range(rows):
+            for c in range(cols):
                 cells = []
                 ok = True
                 m = 0
                 for dr, dc in o.offsets:
                     rr, cc = r + dr, c + dc
-                    if not (0 <= rr < garden.rows and 0 <= cc < garden.cols):
+                    if not (0 <= rr < rows and 0 <= cc < cols):
                         ok = False
                         break
                     cells.append((rr, cc))
@@ -450,7 +459,7 @@ def candidates(garden: Garden, tile: Tile) -> list[Candidate]:
                     out.append(Candidate(Placement(tile.name, tuple(sorted(cells)), (r, c)), m,
                                          o.index))
     out.sort(key=lambda x: (x.placement.cells, x.placement.sigil))
-    return out
+    return tuple(out)
 
 
 @dataclass

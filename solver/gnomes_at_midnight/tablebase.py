@@ -166,14 +166,32 @@ def _configs(n: int, g: int) -> tuple[np.ndarray, np.ndarray]:
     return keys, states
 
 
+MAX_SIDE_PLACEMENTS = 5000  # mini: 1751; the pairing step needs (placements)^2 words of memory
+
+
+def side_placements(n: int, g: int) -> int:
+    """How many ways one side can stand on ``n`` squares with at most ``g`` gnomes, two a square at most."""
+    ways = [1] + [0] * g  # ways[k]: exactly k gnomes on the squares seen so far
+    for _ in range(n):
+        ways = [ways[k] + (ways[k - 1] if k >= 1 else 0) + (ways[k - 2] if k >= 2 else 0) for k in range(g + 1)]
+    return sum(ways)
+
+
 def build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
           cycles: tuple[tuple[int, ...], tuple[int, ...]] | None = None, progress: Progress = None) -> Tablebase:
-    """Build the table (no cache).  ``progress(stage, fraction)`` is called along the way."""
+    """Build the table (no cache).  ``progress(stage, fraction)`` is called along the way.
+
+    Refuses (UsageError) editions too big for a full table, such as the default one."""
     t0 = time.perf_counter()
     p = params_for(ed, dance, cycles)
     board = edition_board(ed)
     n = p.rows * p.cols
     G = p.gnomes
+    per_side = side_placements(n, G)
+    if per_side > MAX_SIDE_PLACEMENTS:
+        raise UsageError(f"the tablebase is for small editions such as mini: edition {ed.name!r} "
+                         f"({p.rows}x{p.cols}, {G} gnomes a side) has {per_side} placements a side, at most "
+                         f"{MAX_SIDE_PLACEMENTS} are supported (use --edition mini)")
     say = progress or (lambda _s, _f: None)
     say("configurations", 0.0)
     keys, st = _configs(n, G)

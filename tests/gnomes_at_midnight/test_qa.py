@@ -93,3 +93,17 @@ def test_contradictory_move_objects_exit_2(capsys: pytest.CaptureFixture[str], t
     path.write_text(json.dumps(_new(capsys)))
     code, _out, err = _run(capsys, ["midnight", "check", str(path), "--move", move])
     assert code == 2 and "--move:1:" in err and f"{key}: expected" in err
+
+
+def test_tablebase_refuses_the_default_edition(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """`solve --tablebase` on a default-edition position used to crash with a numpy MemoryError traceback
+    (it tried to pair 634698 x 634698 placements); now exit 2 with what is supported."""
+    from solver.gnomes_at_midnight.tablebase import side_placements
+
+    assert side_placements(20, 3) == 1751 and side_placements(35, 5) == 634698
+    monkeypatch.setenv("GNOMEKIT_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(_new(capsys)))
+    code, _out, err = _run(capsys, ["midnight", "solve", str(path), "--tablebase"])
+    assert code == 2 and "small editions" in err and "--edition mini" in err

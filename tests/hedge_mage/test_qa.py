@@ -289,3 +289,39 @@ def test_binary_edition_file_is_located(tmp_path: Path, capsys: pytest.CaptureFi
     e.write_bytes(b'[edition]\ngame = "hedge-mage"\nname = "caf\xe9"\n')
     code, _, err = run(capsys, "new", "--edition", str(e))
     assert code == 2 and f"{e}:3:12:" in err and "UTF-8" in err
+
+
+def test_moves_follows_the_kept_tile_rule(tmp_path: Path, new_json: dict[str, Any],
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    # The card names D2, given away by the substitution: the tile to place is the kept one (rulings).
+    p = tmp_path / "kept.json"
+    p.write_text(json.dumps({**new_json, "tile": "D2", "substitution_used": True, "kept_tile": "N5",
+                             "remaining_tiles": ["I3", "N5", "L3"]}))
+    code, out, _ = run(capsys, "moves", str(p), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["tiles"] == ["N5"] and "kept tile N5" in data["note"]
+    assert {x["tile"] for x in data["placements"]} == {"N5"}
+    code, n5, _ = run(capsys, "moves", str(p), "--tile", "N5", "--count")
+    code2, default, _ = run(capsys, "moves", str(p), "--count")
+    assert code == code2 == 0 and n5 == default
+    code, out, _ = run(capsys, "solve", str(p), "--json")
+    assert json.loads(out)["placement"]["tile"] == "N5"
+
+
+def test_option_errors_name_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for args, where in ((["random", "--seed", "1", "--round", "11"], "--round: expected at most 10 rounds"),
+                        (["random", "--seed", "1", "--round", "-1"], "--round: expected a number of rounds"),
+                        (["new", "--enchantments", "nope"], "--enchantments: unknown enchantment 'nope'"),
+                        (["audit", "--parts", "c", "--time-points", "0"], "--time-points: expected a time budget"),
+                        (["audit", "--parts", "a", "--time-per-tile", "-1"], "--time-per-tile: expected")):
+        code, out, err = run(capsys, *args)
+        assert code == 2 and not out and f"gnomekit: error: {where}" in err, (args, err)
+    # An edition whose first-game cards open the same tunnel: the error names the edition file.
+    src = Path(__file__).resolve().parents[2] / "models" / "hedge_mage" / "data" / "default.toml"
+    text = src.read_text(encoding="utf-8")
+    assert "tunnel = 4" in text
+    e = tmp_path / "clash.toml"
+    e.write_text(text.replace("tunnel = 4", "tunnel = 2", 1), encoding="utf-8")
+    for verb in (["new"], ["random", "--seed", "1"]):
+        code, _, err = run(capsys, *verb, "--edition", str(e))
+        assert code == 2 and f"gnomekit: error: {e}" in err and "same tunnel" in err

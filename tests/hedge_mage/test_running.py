@@ -323,22 +323,22 @@ def test_solver_hand_built_value_and_replay() -> None:
 
 
 def random_small(seed: int) -> RunPosition:
-    """A small random running position: 4x5 garden, a D2 hedge, 2 mages, 1-2 tunnels, 3-4 gnomes."""
+    """A small random running position: 3x4 garden, a D2 hedge, 2 mages, 1 tunnel, 2-3 gnomes."""
     import random
 
     rng = random.Random(f"run-small/{seed}")
-    cells = [(r, c) for r in range(4) for c in range(5)]
-    hedge_opts = [((r, c), (r, c + 1)) for r in range(4) for c in range(4)] + \
-        [((r, c), (r + 1, c)) for r in range(3) for c in range(5)]
+    rows, cols = 3, 4
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    hedge_opts = [((r, c), (r, c + 1)) for r in range(rows) for c in range(cols - 1)] + \
+        [((r, c), (r + 1, c)) for r in range(rows - 1) for c in range(cols)]
     h = rng.choice(hedge_opts)
     free = [c for c in cells if c not in h]
     rng.shuffle(free)
-    tunnels = free[:rng.choice((1, 2))]
-    rest = free[len(tunnels):]
-    mages = rest[:2]
-    gcells = rest[2:2 + rng.choice((3, 4))]
+    tunnels = free[:1]
+    mages = free[1:3]
+    gcells = free[3:3 + rng.choice((2, 3))]
     kinds = ["flower", "mushroom", "pumpkin"]
-    grid = [["." for _ in range(5)] for _ in range(4)]
+    grid = [["." for _ in range(cols)] for _ in range(rows)]
     grid[h[0][0]][h[0][1]] = "A"
     grid[h[1][0]][h[1][1]] = "a"
     for t in tunnels:
@@ -349,8 +349,10 @@ def random_small(seed: int) -> RunPosition:
         letter = ED.gnome_kinds[rng.choice(kinds)]
         grid[gc[0]][gc[1]] += letter.upper() if rng.random() < 0.5 else letter
     text = "\n".join("  ".join(row) for row in grid)
-    shrooms = rng.choice((0, 0, 1))
-    return pos(text, points=rng.choice((1, 2)), tokens=rng.choice((0, 1)), shrooms=shrooms, hedges="a=D2")
+    points = rng.choice((1, 2))
+    tokens = rng.choice((0, 1)) if points == 1 else 0
+    shrooms = rng.choice((0, 1)) if points + tokens == 1 else 0
+    return pos(text, points=points, tokens=tokens, shrooms=shrooms, hedges="a=D2")
 
 
 def _check_against_plain(seed: int) -> None:
