@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 from gnomekit.common import NO, OK, Answer, add_common, read_source
@@ -117,14 +118,45 @@ def report_text(rep: SequenceReport, ed: GnomeHollowEdition) -> str:
     return "\n".join(lines)
 
 
+def _permits(args: argparse.Namespace, pos: Position) -> tuple[str, ...]:
+    """The --permit players (repeatable or comma-separated); each must be a player of the position."""
+    permits = tuple(p for item in (args.permit or []) for p in item.split(",") if p)
+    names = [pl.name for pl in pos.players]
+    for p in permits:
+        if p not in names:
+            raise UsageError(f"expected the name of a player: {', '.join(names)}", source="--permit",
+                             text=p)
+    return permits
+
+
+def _unknown_tile(tile: str, texts: list[str], ed: GnomeHollowEdition) -> UsageError:
+    """A located error for a placement naming a tile the edition does not have (or the Stump)."""
+    line = column = None
+    for t in texts:
+        hits = [m.start() + len(m.group(1)) for m in re.finditer(rf'(^|[\s"]){re.escape(tile)}[@"]', t)]
+        if hits:
+            line, column = 1, hits[0] + 1
+            break
+    garden = [i for i, t in ed.all_tiles.items() if i != "S" and not t.wildflower]
+    wild = [i for i, t in ed.all_tiles.items() if t.wildflower]
+    kinds = [f"{k} {ids[0]}..{ids[-1]}" for k, ids in (("garden tile", garden), ("wildflower tile", wild)) if ids]
+    what = "the Stump is never placed; " if tile == "S" else ""
+    return UsageError(f"unknown tile: {what}expected a {' or a '.join(kinds)}",
+                      source="--place", line=line, column=column, text=tile)
+
+
 def cmd_check(args: argparse.Namespace) -> Answer:
     pos, ed = load_position(args)
     if not args.place:
         raise UsageError("check needs --place PLACEMENT ... (e.g. --place G12@1,-1:r3 G40@0,-1:m2)")
     placements = parse_placements(args.place)
     if len(placements) > 4:
-        raise UsageError(f"a turn places at most 4 tiles (2 offered + 2 stored); got {len(placements)}")
-    permits = tuple(p for item in (args.permit or []) for p in item.split(","))
+        raise UsageError(f"a turn places at most 4 tiles (2 offered + 2 stored); got {len(placements)}",
+                         source="--place", line=1, column=1)
+    for p in placements:
+        if p.tile not in ed.all_tiles or p.tile == "S":
+            raise _unknown_tile(p.tile, args.place, ed)
+    permits = _permits(args, pos)
     rep = check_sequence(pos, ed, placements, permits, check_supply=not args.any_tile)
     text = "" if args.json else report_text(rep, ed)
     return Answer(rep.to_json(ed), text, OK if rep.legal else NO)
@@ -142,7 +174,7 @@ def cmd_moves(args: argparse.Namespace) -> Answer:
         if any(x.tile == t for x in pos.tiles):
             raise UsageError(f"tile {t} is already in the garden")
     nets = pos.networks(ed)
-    permits = tuple(p for item in (args.permit or []) for p in item.split(","))
+    permits = _permits(args, pos)
     per: dict[str, list[Any]] = {}
     for t in tiles:
         per[t] = legal_placements(pos, ed, t, nets, permits, distinct=not args.all_orientations)
@@ -185,7 +217,7 @@ def _weights(args: argparse.Namespace) -> Any:
 
 def cmd_solve(args: argparse.Namespace) -> Answer:
     pos, ed = load_position(args)
-    permits = tuple(p for item in (args.permit or []) for p in item.split(","))
+    permits = _permits(args, pos)
     modes = [bool(args.close), bool(args.market)]
     if sum(modes) > 1:
         raise UsageError("choose one of --close NETWORK or --market")
@@ -260,7 +292,7 @@ def cmd_hint(args: argparse.Namespace) -> Answer:
     from solver.gnome_hollow.hint import hint
 
     pos, ed = load_position(args)
-    permits = tuple(p for item in (args.permit or []) for p in item.split(","))
+    permits = _permits(args, pos)
     h = hint(pos, ed, _weights(args), permits, args.time_limit)
     data = _best_json(h.result, ed) | {"hint": h.lines, "sets_up": h.sets_up, "leaves_open": h.leaves_open}
     return Answer(data, "\n".join(h.lines), OK)

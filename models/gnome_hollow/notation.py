@@ -161,6 +161,8 @@ def position_to_json(pos: Position, edition: GnomeHollowEdition) -> dict[str, An
 POSITION_KEYS = {"game", "edition", "options", "to_move", "tiles", "offered", "bag", "sunset", "end_triggered",
                  "market", "market_tokens", "flower_market", "wildflower_supply", "signposts", "placed_signposts",
                  "pots", "players"}
+# Keys ``show --json`` adds (derived from the garden); read back and ignored.
+SHOW_KEYS = {"warnings", "rings", "open_networks"}
 PLAYER_KEYS = {"name", "mushrooms", "treasures", "flowers", "rings", "storage", "gnomes"}
 
 
@@ -245,7 +247,7 @@ def position_from_json(text: str, source: str, edition: GnomeHollowEdition) -> P
     d = rd.obj(data, (), None, "a position object")
     if d.get("game", "gnome-hollow") != "gnome-hollow":
         raise rd.err(("game",), "'gnome-hollow' (this is a Gnome Hollow command)", d.get("game"))
-    extra = sorted(set(d) - POSITION_KEYS - {"warnings"})
+    extra = sorted(set(d) - POSITION_KEYS - SHOW_KEYS)
     if extra:
         raise rd.err((extra[0],), "one of the position keys: " + ", ".join(sorted(POSITION_KEYS)), extra[0])
     players: list[PlayerState] = []

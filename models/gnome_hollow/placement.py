@@ -237,6 +237,11 @@ def check_sequence(
                 else:
                     why = f"neither offered nor in {mover}'s storage"
                 rep.violations.append(Violation("supply", f"{p.tile} is {why}"))
+        elif any(q.tile == p.tile for q in placements[: idx - 1]):
+            # even without the supply check a tile exists once: it cannot be laid twice
+            rep.violations.append(Violation("supply", f"{p.tile} is placed earlier in this sequence"))
+        elif p.tile in {t.tile for t in pos.tiles}:
+            rep.violations.append(Violation("supply", f"{p.tile} is already in the garden"))
         if p.cell in grid:
             rep.violations.append(Violation("occupied", f"{hex_name(p.cell)} already holds {grid[p.cell].tile}"))
             continue

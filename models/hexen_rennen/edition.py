@@ -103,7 +103,7 @@ def _int_list(src: TomlSource, table: dict[str, Any], key: str, default: list[in
         return ()
     if (not isinstance(v, list) or not v
             or not all(isinstance(x, int) and not isinstance(x, bool) and x >= low for x in v)):
-        src.problem(f"'{key}' must be a non-empty list of whole numbers >= {low}, got {v!r}", key)
+        src.problem(f"'{key}' must be a non-empty list of whole numbers >= {low}, got {v!r}", key, "=")
         return ()
     return tuple(v)
 
@@ -111,14 +111,46 @@ def _int_list(src: TomlSource, table: dict[str, Any], key: str, default: list[in
 def _int(src: TomlSource, table: dict[str, Any], key: str, default: int, low: int) -> int:
     v = table.get(key, default)
     if not isinstance(v, int) or isinstance(v, bool) or v < low:
-        src.problem(f"'{key}' must be a whole number >= {low}, got {v!r}", key)
+        src.problem(f"'{key}' must be a whole number >= {low}, got {v!r}", key, "=")
         return max(low, default)
     return v
+
+
+KNOWN_KEYS: dict[str, set[str]] = {
+    "edition": {"game", "name", "reconstructed", "description"},
+    "components": {"numbers", "symbols", "witches"},
+    "track": {"stages", "tiles_per_stage", "symbols_per_stage", "finish_points"},
+    "die": {"faces"},
+    "players": {"min", "max"},
+}
+
+
+def _unknown_keys(src: TomlSource, d: dict[str, Any]) -> None:
+    """A misspelt key would silently fall back to its default: report it instead."""
+    for key in d:
+        if key not in KNOWN_KEYS and key != "clans":
+            src.problem(f"unknown table or key {key!r}; expected one of "
+                        f"{', '.join(sorted([*KNOWN_KEYS, 'clans']))}", key)
+    for table, known in KNOWN_KEYS.items():
+        t = d.get(table)
+        if isinstance(t, dict):
+            for key in t:
+                if key not in known:
+                    src.problem(f"[{table}]: unknown key {key!r}; expected one of {', '.join(sorted(known))}",
+                                key, "=")
+    clans = d.get("clans")
+    if isinstance(clans, list):
+        for i, c in enumerate(clans):
+            if isinstance(c, dict):
+                for key in c:
+                    if key not in ("id", "name", "letter"):
+                        src.problem(f"clans[{i}]: unknown key {key!r}; expected id, name, letter", key, "=")
 
 
 def edition_from_toml(src: TomlSource) -> HexenEdition:
     """Validate a parsed TOML document as a Hexen Rennen edition (all problems at once)."""
     d = src.data
+    _unknown_keys(src, d)
     meta = d.get("edition", {})
     if not isinstance(meta, dict):
         src.problem("[edition] must be a table", "edition")

@@ -349,9 +349,9 @@ def random_small(seed: int) -> RunPosition:
         letter = ED.gnome_kinds[rng.choice(kinds)]
         grid[gc[0]][gc[1]] += letter.upper() if rng.random() < 0.5 else letter
     text = "\n".join("  ".join(row) for row in grid)
-    points = rng.choice((1, 2))
-    tokens = rng.choice((0, 1)) if points == 1 else 0
-    shrooms = rng.choice((0, 1)) if points + tokens == 1 else 0
+    points = 1
+    tokens = 1 if rng.random() < 0.2 else 0
+    shrooms = 1 if rng.random() < 0.3 and not tokens else 0
     return pos(text, points=points, tokens=tokens, shrooms=shrooms, hedges="a=D2")
 
 
