@@ -175,6 +175,9 @@ class Position:
             extra = Counter(v) - full
             if extra:
                 out.append(f"{c} holds cards the clan does not have: {sorted(extra.elements())}")
+        if not edition.min_players <= len(self.players) <= edition.max_players:
+            out.append(f"{len(self.players)} player(s): the edition is for {edition.min_players} to "
+                       f"{edition.max_players}")
         for c in self.players:
             if not self.witches_of(c):
                 out.append(f"{c} plays but has no witches")

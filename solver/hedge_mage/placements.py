@@ -38,9 +38,8 @@ def tiles_for(garden: Garden, edition: HedgeMageEdition, tile: str | None, optio
         names.append(n)
         col += len(raw) - len(raw.lstrip())
         if n not in edition.tiles:
-            what = "a tile name" if not n else f"a tile of the edition, not {n!r}"
-            raise UsageError(f"expected {what}: {' '.join(edition.tiles)}" + (" (or all)" if option == "--tile"
-                                                                              else ""),
+            what = "expected a tile name" if not n else f"unknown tile {n!r}; expected a tile of the edition"
+            raise UsageError(f"{what}: {' '.join(edition.tiles)}" + (" (or all)" if option == "--tile" else ""),
                              source=option, line=1, column=col)
         col += len(raw.lstrip()) + 1
     return names

@@ -281,3 +281,12 @@ def test_edition_error_points_at_the_key_not_the_description() -> None:
     text = DEFAULT_TOML.replace("symbols = 3", "symbols = -1")
     err = _edition_error(text)
     assert err.line == text.splitlines().index("symbols = -1") + 1
+
+
+def test_player_count_outside_the_edition_is_a_warning() -> None:
+    # review: a one-player position was accepted without a word; the engine still works with it
+    pos = position_to_json(new_position(ED, 2, 0), ED)
+    pos.update(players=["weather"], to_move="weather")
+    p = read_position(json.dumps(pos), "p", ED)
+    assert any("1 player(s)" in w for w in p.warnings(ED))
+    assert not any("player(s)" in w for w in new_position(ED, 3, 0).warnings(ED))
