@@ -28,6 +28,14 @@ def tiles_for(garden: Garden, edition: HedgeMageEdition, tile: str | None, optio
     if tile is None:
         if garden.tile is None:
             raise UsageError("the garden has no revealed tile; name one with --tile T (or all)")
+        if (
+            garden.remaining_tiles
+            and garden.tile not in garden.remaining_tiles
+            and garden.substitution_used
+            and garden.kept_tile is not None
+        ):
+            # The card names the tile given up for the 2x1 substitution: the kept tile is played.
+            return [garden.kept_tile]
         return [garden.tile]
     if tile.strip() == "all":
         return list(edition.tiles)

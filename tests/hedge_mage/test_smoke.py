@@ -38,3 +38,16 @@ def test_fast_legality_matches_words_of_the_ruling() -> None:
                 assert (cand.placement.key in fast) == slow
                 rep = check_placement(g, ed, cand.placement, check_tile_choice=False)
                 assert rep.legal == slow
+
+
+def test_moves_default_is_the_kept_tile_when_the_card_names_the_substituted_tile() -> None:
+    from dataclasses import replace
+
+    from solver.hedge_mage.placements import tiles_for
+
+    ed = default_edition()
+    g, _ = new_garden(ed, seed=0)
+    g = replace(g, tile="D2", remaining_tiles=("I3", "L4"), substitution_used=True, kept_tile="L4")
+    assert tiles_for(g, ed, None) == ["L4"]
+    assert tiles_for(replace(g, tile="I3"), ed, None) == ["I3"]
+    assert tiles_for(g, ed, "D2") == ["D2"]
