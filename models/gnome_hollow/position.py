@@ -196,10 +196,12 @@ class Position:
         for p in self.players:
             for c in p.mushrooms:
                 if c not in ed.colours or p.mushrooms[c] < 0:
-                    out.append(f"player {p.name}: bad mushrooms {c}={p.mushrooms[c]}")
+                    out.append(f"player {p.name}: bad mushrooms {c}={p.mushrooms[c]} (expected a colour "
+                               f"{', '.join(ed.colours)} with a count >= 0)")
             for k in p.treasures:
                 if k not in ed.treasures or p.treasures[k] < 0:
-                    out.append(f"player {p.name}: bad treasure {k}={p.treasures[k]}")
+                    out.append(f"player {p.name}: bad treasure {k}={p.treasures[k]} (expected a kind "
+                               f"{', '.join(ed.treasures)} with a count >= 0)")
             for f in p.flowers:
                 if f not in ed.flowers:
                     out.append(f"player {p.name}: unknown flower {f!r}")

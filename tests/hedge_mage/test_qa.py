@@ -325,3 +325,21 @@ def test_option_errors_name_the_option(tmp_path: Path, capsys: pytest.CaptureFix
     for verb in (["new"], ["random", "--seed", "1"]):
         code, _, err = run(capsys, *verb, "--edition", str(e))
         assert code == 2 and f"gnomekit: error: {e}" in err and "same tunnel" in err
+
+
+def test_candidates_are_shared_but_callers_get_their_own_list() -> None:
+    # candidates() is cached per (rows, cols, tile) for speed: a caller changing its list must not change the cache.
+    from models.hedge_mage.edition import default_edition
+    from models.hedge_mage.placement import candidates
+    from models.hedge_mage.position import Garden
+
+    ed = default_edition()
+    g = Garden(rows=4, cols=5)
+    first = candidates(g, ed.tiles["L3"])
+    n = len(first)
+    assert n == 4 * 3 * 4  # 4 orientations of the 2x2 bounding box, 3 x 4 positions
+    first.clear()
+    again = candidates(Garden(rows=4, cols=5, gnomes=()), ed.tiles["L3"])
+    assert len(again) == n
+    assert len(candidates(Garden(rows=5, cols=4), ed.tiles["L3"])) == n  # a different size is its own entry
+    assert len(candidates(Garden(rows=4, cols=5), ed.tiles["I3"])) == 2 * (4 * 3) + 2 * (2 * 5)  # 4 orientations

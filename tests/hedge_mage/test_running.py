@@ -372,12 +372,12 @@ def _check_against_plain(seed: int, tokens_allowed: bool = False) -> None:
     assert running_score(rep.final, ED) - running_score(p, ED) == res.value.points
 
 
-@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("seed", range(2, 12))  # seeds 0 and 1 take ~25 s each: in the slow set
 def test_search_equals_plain_enumeration_small(seed: int) -> None:
     _check_against_plain(seed)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(10, 210))
+@pytest.mark.parametrize("seed", [0, 1, *range(12, 210)])
 def test_search_equals_plain_enumeration_full(seed: int) -> None:
     _check_against_plain(seed, tokens_allowed=True)
