@@ -324,14 +324,6 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
     for ident in first_game:
         if ident not in ids:
             src.problem(f"setup.first_game: unknown enchantment {ident!r}", "first_game")
-    opened = {e.tunnel for e in enchs if e.id in first_game and e.tunnel is not None}
-    spaces = len(numbered) + len(shaded) - len(opened)
-    if per_kind * len(gkinds) > spaces:
-        src.problem(
-            f"gnomes: {per_kind} per kind x {len(gkinds)} kinds need {per_kind * len(gkinds)} start spaces, "
-            f"but the garden has {spaces} shaded spaces besides the tunnels",
-            "per_kind" if "per_kind" in gn else "[garden]",
-        )
     running = parse_running_rules(d, tuple(gkinds), per_kind, src.problem)
     src.raise_if_problems()
     return HedgeMageEdition(
