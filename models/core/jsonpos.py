@@ -144,3 +144,31 @@ def path_str(path: Path) -> str:
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
     return out or "(top level)"
+
+
+def short_repr(value: Any) -> str:
+    """The offending value as quoted in an error message (at most 40 characters)."""
+    s = repr(value)
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
+class JsonReader:
+    """Typed access to parsed JSON whose errors point at the offending value's line and column.
+
+    Each game's notation subclasses it with the typed getters it needs (cells, counts, ...).
+    """
+
+    def __init__(self, positions: dict[Any, tuple[int, int]], source: str) -> None:
+        self.positions = positions
+        self.source = source
+
+    def err(self, path: tuple[Any, ...], expected: str, found: Any = None) -> NotationError:
+        """A NotationError at ``path`` (or its nearest located ancestor)."""
+        p = path
+        while p and p not in self.positions:
+            p = p[:-1]
+        line, col = self.positions.get(p, (None, None))
+        return NotationError(
+            f"{path_str(path)}: expected {expected}", source=self.source, line=line, column=col,
+            text=None if found is None else short_repr(found),
+        )

@@ -27,7 +27,7 @@ from typing import Any
 
 from models.core.errors import NotationError
 from models.core.hexgrid import Hex
-from models.core.jsonpos import loads_with_positions, path_str
+from models.core.jsonpos import JsonReader, loads_with_positions
 from models.gnome_hollow.edition import GnomeHollowEdition
 from models.gnome_hollow.placement import Placement
 from models.gnome_hollow.position import (
@@ -166,19 +166,8 @@ SHOW_KEYS = {"warnings", "rings", "open_networks"}
 PLAYER_KEYS = {"name", "mushrooms", "treasures", "flowers", "rings", "storage", "gnomes"}
 
 
-class _Reader:
-    def __init__(self, positions: dict[Any, tuple[int, int]], source: str) -> None:
-        self.positions = positions
-        self.source = source
-
-    def err(self, path: tuple[Any, ...], expected: str, found: Any = None) -> NotationError:
-        p = path
-        while p and p not in self.positions:
-            p = p[:-1]
-        line, col = self.positions.get(p, (None, None))
-        text = None if found is None else (repr(found) if len(repr(found)) <= 40 else repr(found)[:37] + "...")
-        return NotationError(f"{path_str(path)}: expected {expected}", source=self.source, line=line, column=col,
-                             text=text)
+class _Reader(JsonReader):
+    """Typed JSON access for this notation (errors located by :class:`JsonReader`)."""
 
     def int_(self, v: Any, path: tuple[Any, ...], low: int | None = None) -> int:
         if not isinstance(v, int) or isinstance(v, bool) or (low is not None and v < low):

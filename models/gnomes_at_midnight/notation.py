@@ -34,7 +34,7 @@ from typing import Any
 
 from models.core.errors import NotationError
 from models.core.grid import Cell, normalise
-from models.core.jsonpos import loads_with_positions, path_str
+from models.core.jsonpos import JsonReader, loads_with_positions
 from models.gnomes_at_midnight.edition import COLOURS, TERRAIN_LETTERS, TERRAINS, MidnightEdition, terrain_index
 from models.gnomes_at_midnight.moves import ADD, PAIR, PASS, STEP, Move
 from models.gnomes_at_midnight.position import NO_CARD, Board, Position, counts_of
@@ -90,20 +90,8 @@ def _short(v: Any) -> str:
     return s if len(s) <= 40 else s[:37] + "..."
 
 
-class _Reader:
+class _Reader(JsonReader):
     """Typed access to parsed JSON with errors that point at the value's line and column."""
-
-    def __init__(self, positions: dict[Any, tuple[int, int]], source: str) -> None:
-        self.positions = positions
-        self.source = source
-
-    def err(self, path: tuple[Any, ...], expected: str, found: Any = None) -> NotationError:
-        p = path
-        while p and p not in self.positions:
-            p = p[:-1]
-        line, col = self.positions.get(p, (None, None))
-        return NotationError(f"{path_str(path)}: expected {expected}", source=self.source, line=line,
-                             column=col, text=None if found is None else _short(found))
 
     def int_(self, v: Any, path: tuple[Any, ...], low: int) -> int:
         if not isinstance(v, int) or isinstance(v, bool) or v < low:

@@ -31,7 +31,7 @@ from typing import Any
 
 from models.core.errors import NotationError
 from models.core.grid import Cell
-from models.core.jsonpos import loads_with_positions, path_str
+from models.core.jsonpos import JsonReader, loads_with_positions
 from models.hedge_mage.edition import HedgeMageEdition
 from models.hedge_mage.placement import ORIENTATION_NAMES, Placement, placement_at
 from models.hedge_mage.position import Garden, Gnome, Hedge, Mage, Problem
@@ -68,21 +68,8 @@ def garden_to_json(g: Garden) -> dict[str, Any]:
     }
 
 
-class _JsonReader:
-    def __init__(self, positions: dict[Any, tuple[int, int]], source: str) -> None:
-        self.positions = positions
-        self.source = source
-
-    def err(self, path: tuple[Any, ...], expected: str, found: Any = None) -> NotationError:
-        p = path
-        while p and p not in self.positions:
-            p = p[:-1]
-        line, col = self.positions.get(p, (None, None))
-        text = None if found is None else _short(found)
-        return NotationError(
-            f"{path_str(path)}: expected {expected}", source=self.source, line=line, column=col,
-            text=text,
-        )
+class _JsonReader(JsonReader):
+    """Typed JSON access for this notation (errors located by :class:`JsonReader`)."""
 
     def int_(self, v: Any, path: tuple[Any, ...], low: int | None = None) -> int:
         if not isinstance(v, int) or isinstance(v, bool) or (low is not None and v < low):

@@ -32,7 +32,7 @@ import re
 from typing import Any
 
 from models.core.errors import NotationError
-from models.core.jsonpos import loads_with_positions, path_str
+from models.core.jsonpos import JsonReader, loads_with_positions
 from models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition
 from models.hexen_rennen.position import Position, Tile, card_json, card_name
 from models.hexen_rennen.turn import Decision, TurnPlan, choice_name
@@ -60,19 +60,8 @@ def position_to_json(p: Position, edition: HexenEdition) -> dict[str, Any]:
     }
 
 
-class _Reader:
-    def __init__(self, positions: dict[Any, tuple[int, int]], source: str) -> None:
-        self.positions = positions
-        self.source = source
-
-    def err(self, path: tuple[Any, ...], expected: str, found: Any = None) -> NotationError:
-        p = path
-        while p and p not in self.positions:
-            p = p[:-1]
-        line, col = self.positions.get(p, (None, None))
-        text = None if found is None else _short(found)
-        return NotationError(f"{path_str(path)}: expected {expected}", source=self.source, line=line,
-                             column=col, text=text)
+class _Reader(JsonReader):
+    """Typed JSON access for this notation (errors located by :class:`JsonReader`)."""
 
     def int_(self, v: Any, path: tuple[Any, ...]) -> int:
         if not isinstance(v, int) or isinstance(v, bool):
