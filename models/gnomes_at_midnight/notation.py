@@ -35,6 +35,7 @@ from typing import Any
 from models.core.errors import NotationError
 from models.core.grid import Cell, normalise
 from models.core.jsonpos import JsonReader, loads_with_positions
+from models.core.text import header_index
 from models.gnomes_at_midnight.edition import COLOURS, TERRAIN_LETTERS, TERRAINS, MidnightEdition, terrain_index
 from models.gnomes_at_midnight.moves import ADD, PAIR, PASS, STEP, Move
 from models.gnomes_at_midnight.position import NO_CARD, Board, Position, counts_of
@@ -306,12 +307,7 @@ def position_from_text(text: str, source: str, edition: MidnightEdition) -> Posi
     def err(msg: str, line: int, col: int, found: str | None = None) -> NotationError:
         return NotationError(msg, source=source, line=line, column=col, text=found)
 
-    i = 0
-    while i < len(lines) and (not lines[i].strip() or lines[i].lstrip().startswith("#")):
-        i += 1
-    if i >= len(lines) or lines[i].strip() != HEADER:
-        raise err(f"expected the header line '{HEADER}' (or a JSON object)", i + 1, 1,
-                  lines[i].strip() if i < len(lines) else "end of input")
+    i = header_index(lines, HEADER, source)
     meta: dict[str, tuple[str, int, int]] = {}
     grid: list[tuple[int, str]] = []
     header_seen = False

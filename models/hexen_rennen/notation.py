@@ -33,6 +33,7 @@ from typing import Any
 
 from models.core.errors import NotationError
 from models.core.jsonpos import JsonReader, loads_with_positions
+from models.core.text import header_index
 from models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition
 from models.hexen_rennen.position import Position, Tile, card_json, card_name
 from models.hexen_rennen.turn import Decision, TurnPlan, choice_name
@@ -213,12 +214,7 @@ def position_from_text(text: str, source: str, edition: HexenEdition) -> Positio
     def err(msg: str, line: int, col: int, found: str | None = None) -> NotationError:
         return NotationError(msg, source=source, line=line, column=col, text=found)
 
-    i = 0
-    while i < len(lines) and (not lines[i].strip() or lines[i].lstrip().startswith("#")):
-        i += 1
-    if i >= len(lines) or lines[i].strip() != HEADER:
-        raise err(f"expected the header line '{HEADER}' (or a JSON object)", i + 1, 1,
-                  lines[i].strip() if i < len(lines) else "end of input")
+    i = header_index(lines, HEADER, source)
     meta: dict[str, tuple[str, int, int]] = {}
     hands: dict[str, tuple[tuple[int, ...], int, str]] = {}
     stages: dict[int, tuple[str, int, int]] = {}
