@@ -1,10 +1,12 @@
 """Gnome Hollow benchmark: one table of ratios, every baseline run in this process on the same gardens.
 
-    python3 benchmarks/gnome_hollow.py [--gardens 20] [--tiles 60] [--turns 6] [--repeat 3]
+    python3 benchmarks/gnome_hollow.py [--gardens 20] [--sizes 20,40,60,90] [--turns 6] [--repeat 5]
 
 (a) ring detection per placement: the incremental union-find (``Networks.place``) vs recomputing
     with networkx after every placement (path graph rebuilt, connected components, cycle_basis on
-    each closed component).  The rings found are asserted identical.  Issue target: >= 50x.
+    each closed component), for gardens of each size.  The rings found are asserted identical.
+    Each method runs over all the gardens of a size as one block, best of ``--repeat`` (the machine
+    is shared; both methods get the same treatment).  Issue target: >= 50x.
 (b) best-turn search (``solve``) on random tables: time and nodes, against the exhaustive brute
     force of the tests on the same positions (two offered tiles), values asserted equal.
 
@@ -99,31 +101,43 @@ def by_networkx(ed: GnomeHollowEdition, seq: Seq) -> list[tuple[int, frozenset[t
     return out
 
 
+def ring_detection(ed: GnomeHollowEdition, gardens: int, size: int, repeat: int) -> tuple[int, int, float, float]:
+    """(placements, rings, union-find seconds, networkx seconds) over ``gardens`` gardens of ``size`` tiles.
+
+    Each method runs over all the gardens as one block (warm caches for both), best of ``repeat``.
+    """
+    seqs = [garden(ed, s, size) for s in range(gardens)]
+    placements = sum(len(s) for s in seqs)
+    t_uf = t_nx = float("inf")
+    uf: list[list[tuple[int, frozenset[tuple[int, int]]]]] = []
+    ref: list[list[tuple[int, frozenset[tuple[int, int]]]]] = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        uf = [by_union_find(ed, s) for s in seqs]
+        t1 = time.perf_counter()
+        ref = [by_networkx(ed, s) for s in seqs]
+        t2 = time.perf_counter()
+        t_uf, t_nx = min(t_uf, t1 - t0), min(t_nx, t2 - t1)
+    for i, (a, b) in enumerate(zip(uf, ref, strict=True)):
+        assert sorted(a, key=repr) == sorted(b, key=repr), f"garden {i}: rings differ"
+    return placements, sum(len(a) for a in uf), t_uf, t_nx
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--gardens", type=int, default=20)
-    ap.add_argument("--tiles", type=int, default=60)
+    ap.add_argument("--sizes", default="20,40,60,90", help="garden sizes (tiles) for (a), comma-separated")
     ap.add_argument("--turns", type=int, default=6, help="random turns before the best-turn positions")
     ap.add_argument("--positions", type=int, default=4)
-    ap.add_argument("--repeat", type=int, default=3, help="best of N timings for (a)")
+    ap.add_argument("--repeat", type=int, default=5, help="best of N timings per garden for (a)")
     args = ap.parse_args()
     ed = default_edition()
-    seqs = [garden(ed, s, args.tiles) for s in range(args.gardens)]
-    placements = sum(len(s) for s in seqs)
-    t_uf = t_nx = float("inf")
-    for _ in range(args.repeat):  # best of N for both: the machine is shared
-        t0 = time.perf_counter()
-        uf = [by_union_find(ed, s) for s in seqs]
-        t_uf = min(t_uf, time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        ref = [by_networkx(ed, s) for s in seqs]
-        t_nx = min(t_nx, time.perf_counter() - t0)
-    assert [sorted(a, key=repr) for a in uf] == [sorted(b, key=repr) for b in ref]
-    rings = sum(len(a) for a in uf)
-    print(f"(a) ring detection per placement: {args.gardens} gardens, {placements} placements, {rings} rings")
-    print(f"    union-find {1e6 * t_uf / placements:8.1f} us/placement")
-    print(f"    networkx   {1e6 * t_nx / placements:8.1f} us/placement")
-    print(f"    ratio      {t_nx / t_uf:8.1f}x   (target >= 50x)")
+    print(f"(a) ring detection per placement, {args.gardens} gardens per size, best of {args.repeat} (target >= 50x)")
+    print("    tiles  placements  rings  union-find us  networkx us   ratio")
+    for size in (int(x) for x in args.sizes.split(",")):
+        placements, rings, t_uf, t_nx = ring_detection(ed, args.gardens, size, args.repeat)
+        print(f"    {size:5d}  {placements:10d}  {rings:5d}  {1e6 * t_uf / placements:13.2f}  "
+              f"{1e6 * t_nx / placements:11.1f}  {t_nx / t_uf:5.1f}x")
     print()
     print(f"(b) best turn on random tables after {args.turns} turns (two offered tiles):")
     print("    seed  value  nodes  leaves  pruned  search s  brute s  ratio")

@@ -19,7 +19,7 @@ from models.gnome_hollow.notation import (
 )
 from models.gnome_hollow.placement import SequenceReport, check_sequence, legal_placements
 from models.gnome_hollow.position import Position
-from models.gnome_hollow.setup import new_position, random_position
+from models.gnome_hollow.setup import new_position, random_position, variant_options
 
 
 def edition_of(args: argparse.Namespace) -> GnomeHollowEdition:
@@ -44,12 +44,14 @@ def _position_answer(pos: Position, ed: GnomeHollowEdition, as_json: bool, extra
 
 def cmd_new(args: argparse.Namespace) -> Answer:
     ed = edition_of(args)
-    return _position_answer(new_position(ed, args.players, args.seed), ed, args.json)
+    opts = variant_options(ed, args.variant or [])
+    return _position_answer(new_position(ed, args.players, args.seed, options=opts), ed, args.json)
 
 
 def cmd_random(args: argparse.Namespace) -> Answer:
     ed = edition_of(args)
-    return _position_answer(random_position(ed, args.seed, args.turns, args.players), ed, args.json)
+    opts = variant_options(ed, args.variant or [])
+    return _position_answer(random_position(ed, args.seed, args.turns, args.players, opts), ed, args.json)
 
 
 def cmd_show(args: argparse.Namespace) -> Answer:
@@ -263,10 +265,10 @@ def _best_json(res: Any, ed: GnomeHollowEdition) -> dict[str, Any]:
         "question": "best-turn", "status": str(res.status), "value": plan.value, "detail": plan.detail,
         "placements": [p.to_json() | {"notation": placement_to_text(p, ed)} for p in turn.placements],
         "markers": [{"row": m.row, "signpost": m.signpost, "flower": m.flower, "mushrooms": list(m.mushrooms),
-                     "wildflower": m.wildflower} for m in turn.markers],
+                     "wildflower": m.wildflower, "trade": m.trade} for m in turn.markers],
         "action": None if a is None else {"gnome": a.gnome, "kind": a.kind, "flower": a.flower,
                                           "at": None if a.at is None else {"cell": list(a.at[0]), "path": a.at[1]},
-                                          "sales": [list(s) for s in a.sales]},
+                                          "sales": [list(s) for s in a.sales], "trade": a.trade},
         "applied": res.witness["applied"], "verified": bool(res.stats.get("verified")),
         "stats": {k: v for k, v in res.stats.items() if k != "verified"}, "seconds": round(res.seconds, 3),
     }
@@ -283,7 +285,15 @@ def _best_text(d: dict[str, Any]) -> str:
         lines.append("gnome: sell " + " and ".join(f"{n} {c}" for c, n in a["sales"]))
     else:
         lines.append(f"gnome: {a['kind']}" + (f" {a['flower']}" if a["flower"] else "") +
-                     (f" at {a['at']['cell'][0]},{a['at']['cell'][1]}.{a['at']['path']}" if a["at"] else ""))
+                     (f" at {a['at']['cell'][0]},{a['at']['cell'][1]}.{a['at']['path']}" if a["at"] else "") +
+                     (f", then trade {a['trade']}" if a.get("trade") else ""))
+    for i, m in enumerate(d["markers"], 1):
+        if not m["trade"]:  # shown only when the trade board variant is used
+            continue
+        extra = [f"signpost {m['signpost']}" if m["signpost"] else "", f"flower {m['flower']}" if m["flower"] else "",
+                 ("extra " + " ".join(m["mushrooms"])) if m["mushrooms"] else "",
+                 f"trade {m['trade']}" if m["trade"] else ""]
+        lines.append(f"ring marker {i}: row {m['row']}" + "".join(f", {x}" for x in extra if x))
     lines.append(f"replayed with the rules: {'matches' if d['verified'] else 'MISMATCH'}; nodes {d['stats']['nodes']}")
     return "\n".join(lines)
 
@@ -304,16 +314,19 @@ def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> 
     grp.set_defaults(group_parser=grp, func=None)
     verbs = grp.add_subparsers(dest="verb", metavar="VERB")
 
+    variant_help = "play with a variant board: advanced-board, trade-board (repeatable)"
     p = verbs.add_parser("new", help="the table at setup")
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     p.add_argument("--seed", type=int, default=0, help="shuffles the bag (default 0)")
+    p.add_argument("--variant", action="append", metavar="NAME", help=variant_help)
     add_common(p)
     p.set_defaults(func=cmd_new)
 
     p = verbs.add_parser("random", help="the table after K random legal turns")
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--turns", type=int, default=6, metavar="K")
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+    p.add_argument("--variant", action="append", metavar="NAME", help=variant_help)
     add_common(p)
     p.set_defaults(func=cmd_random)
 

@@ -13,11 +13,13 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from models.core.edition import TomlSource, read_bundled_toml, read_toml_file
-from models.core.hexgrid import ORIENTATIONS, orient_edge
+from models.core.hexgrid import DIRECTIONS, ORIENTATIONS, opposite, orient_edge
+from models.gnome_hollow.shapes import canonical
 
 STUMP_ID = "S"
 PATH_KINDS = ("sharp", "wide", "straight")
 BONUS_KINDS = ("signpost", "store", "flower", "mushrooms", "second-marker")
+BOARDS = ("standard", "advanced")  # the two sides of the player board (position option ``board``)
 
 
 def path_kind(a: int, b: int) -> str:
@@ -54,6 +56,9 @@ class Tile:
     stump: bool = False
     edge_path: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
     path_ends: tuple[tuple[tuple[int, int], ...], ...] = field(default=(), compare=False, repr=False)
+    # per orientation, per path end: (dq, dr, edge of the neighbour it touches, path index), so the
+    # union-find's hot loop does no hex arithmetic
+    end_steps: tuple[tuple[tuple[int, int, int, int], ...], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def wildflower(self) -> bool:
@@ -96,6 +101,7 @@ def make_tile(ident: str, paths: tuple[TilePath, ...], flower: str | None = None
     """Build a tile and precompute which path ends on each edge in each orientation."""
     table = []
     ends = []
+    steps = []
     for o in range(ORIENTATIONS):
         row = [-1] * 6
         for i, p in enumerate(paths):
@@ -103,7 +109,8 @@ def make_tile(ident: str, paths: tuple[TilePath, ...], flower: str | None = None
             row[orient_edge(p.b, o)] = i
         table.append(tuple(row))
         ends.append(tuple((e, i) for e, i in enumerate(row) if i >= 0))
-    return Tile(ident, paths, flower, stump, tuple(table), tuple(ends))
+        steps.append(tuple((*DIRECTIONS[e], opposite(e), i) for e, i in enumerate(row) if i >= 0))
+    return Tile(ident, paths, flower, stump, tuple(table), tuple(ends), tuple(steps))
 
 
 @dataclass(frozen=True)
@@ -113,6 +120,27 @@ class RingColumn:
     size: int
     plus: bool
     rows: tuple[tuple[str, ...], ...]  # bonuses of each space, e.g. ("mushrooms:2",)
+
+
+@dataclass(frozen=True)
+class Trade:
+    """One trade of the Mushroom Trade Board (variant): give these mushrooms, get those."""
+
+    give: tuple[tuple[str, int], ...]
+    get: tuple[tuple[str, int], ...]
+
+    def text(self) -> str:
+        def side(x: tuple[tuple[str, int], ...]) -> str:
+            return " + ".join(f"{n} {c}" for c, n in x)
+        return f"{side(self.give)} -> {side(self.get)}"
+
+
+def row_shape(bonuses: tuple[str, ...]) -> str | None:
+    """The ring shape a board space asks for (``shape:NAME`` in its list), or None: any shape."""
+    for b in bonuses:
+        if b.startswith("shape:"):
+            return b[6:]
+    return None
 
 
 @dataclass(frozen=True)
@@ -155,7 +183,9 @@ class GnomeHollowEdition:
     two_player_remove_tokens: dict[str, int]
     end_flowers: int
     end_markers: int
-    variants: dict[str, bool]
+    advanced_columns: tuple[RingColumn, ...] = ()  # the advanced player board (variant)
+    shapes: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)  # name -> cells
+    trades: dict[str, tuple[Trade, ...]] = field(default_factory=dict)  # signpost -> trades (variant)
 
     @cached_property
     def all_tiles(self) -> dict[str, Tile]:
@@ -173,12 +203,26 @@ class GnomeHollowEdition:
         keys = list(self.all_tiles)
         return keys.index(ident) if ident in self.all_tiles else len(keys)
 
-    def column_for(self, size: int) -> int | None:
+    def board(self, name: str = "standard") -> tuple[RingColumn, ...]:
+        """The columns of one side of the player board (``standard`` or ``advanced``)."""
+        return self.advanced_columns if name == "advanced" else self.columns
+
+    def column_for(self, size: int, board: str = "standard") -> int | None:
         """Index of the board column a ring of ``size`` tiles goes to (None: too small)."""
-        for i, col in enumerate(self.columns):
+        for i, col in enumerate(self.board(board)):
             if size == col.size or (col.plus and size >= col.size):
                 return i
         return None
+
+    @cached_property
+    def _shape_names(self) -> dict[tuple[tuple[int, int], ...], str]:
+        return {canonical(cells): name for name, cells in self.shapes.items()}
+
+    def shape_of(self, cells: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> str | None:
+        """The name of the edition's shape these ring cells form (up to shift, turn and mirror), or None."""
+        if not self.shapes:
+            return None
+        return self._shape_names.get(canonical(cells))
 
     def ring_points(self, moved: int) -> int:
         return self.ring_track[min(moved, len(self.ring_track) - 1)]
@@ -313,34 +357,33 @@ def edition_from_toml(src: TomlSource) -> GnomeHollowEdition:
         src.problem(f"rings.wildflower_at must list marker counts 1..{markers}", "wildflower_at")
     else:
         wf_at = [int(x) for x in wf_at_raw]
-    columns: list[RingColumn] = []
-    raw_cols = rt.get("columns", [])
-    if not isinstance(raw_cols, list) or not raw_cols:
-        src.problem("rings.columns: expected [[rings.columns]] tables (size, rows)", "[rings")
-        raw_cols = []
-    last = 0
-    for i, c in enumerate(raw_cols):
-        if not isinstance(c, dict) or not _is_int(c.get("size")) or not isinstance(c.get("rows"), list):
-            src.problem(f"rings.columns[{i}]: needs size and rows", "[[rings.columns]]")
+    shapes: dict[str, tuple[tuple[int, int], ...]] = {}
+    sh_raw = d.get("shapes", {})
+    if not isinstance(sh_raw, dict):
+        src.problem("[shapes] must be a table name = [[q, r], ...]", "[shapes]")
+        sh_raw = {}
+    for name, cells in sh_raw.items():
+        if not isinstance(cells, list) or not cells or not all(
+                isinstance(c, list) and len(c) == 2 and all(_is_int(x) for x in c) for c in cells):
+            src.problem(f"shape {name}: expected a list of cells [[q, r], ...]", name)
             continue
-        size = int(c["size"])
-        if size <= last:
-            src.problem(f"rings.columns[{i}]: sizes must increase (got {size} after {last})", f"size = {size}")
-        last = size
-        rows: list[tuple[str, ...]] = []
-        for row in c["rows"]:
-            if not isinstance(row, list) or not all(isinstance(b, str) for b in row):
-                src.problem(f"rings.columns[{i}]: each row is a list of bonus names", f"size = {size}")
-                continue
-            for b in row:
-                kind, _, n = b.partition(":")
-                if kind not in BONUS_KINDS or (kind == "mushrooms") != bool(n) or (n and not n.isdigit()):
-                    src.problem(f"rings.columns[{i}]: unknown bonus {b!r} (signpost, store, flower, "
-                                "mushrooms:N, second-marker)", b)
-            rows.append(tuple(row))
-        columns.append(RingColumn(size, bool(c.get("plus", False)), tuple(rows)))
-    if columns and not columns[-1].plus:
-        src.problem("rings.columns: the last column must have plus = true (that size or more)", "[[rings.columns]]")
+        cs = tuple((int(c[0]), int(c[1])) for c in cells)
+        if len(set(cs)) != len(cs):
+            src.problem(f"shape {name}: a cell is listed twice", name)
+            continue
+        if canonical(cs) in {canonical(x) for x in shapes.values()}:
+            src.problem(f"shape {name}: the same shape as another one", name)
+            continue
+        shapes[name] = cs
+    columns = _columns(src, rt.get("columns", []), "rings.columns", shapes, False)
+    adv = d.get("advanced_board", {}) if isinstance(d.get("advanced_board", {}), dict) else {}
+    advanced = _columns(src, adv.get("columns", []), "advanced_board.columns", shapes, True) if adv else []
+    for col in advanced:
+        for space in col.rows:
+            want = row_shape(space)
+            if want is not None and len(shapes.get(want, ())) != col.size and not col.plus:
+                src.problem(f"advanced_board.columns: shape {want} has {len(shapes.get(want, ()))} cells, "
+                            f"not {col.size}", want)
 
     tt = _table(src, d, "treasures")
     treasures: dict[str, tuple[int, int]] = {}
@@ -398,14 +441,24 @@ def edition_from_toml(src: TomlSource) -> GnomeHollowEdition:
     for c in colours:
         rm_tokens[c] = _int(src, rm_raw if isinstance(rm_raw, dict) else {}, c, 0, 0, "two_player.remove_market_tokens")
     end = d.get("end", {}) if isinstance(d.get("end", {}), dict) else {}
-    var_raw = d.get("variants", {}) if isinstance(d.get("variants", {}), dict) else {}
-    variants: dict[str, bool] = {}
-    for k in ("trade_board", "advanced_board"):
-        v = var_raw.get(k, False)
-        if not isinstance(v, bool):
-            src.problem(f"variants.{k} must be true or false", k)
-            v = False
-        variants[k] = v
+    trades: dict[str, tuple[Trade, ...]] = {}
+    tb = d.get("trade_board", {})
+    if not isinstance(tb, dict):
+        src.problem("[trade_board] must be a table signpost = [{ give = {...}, get = {...} }, ...]", "[trade_board]")
+        tb = {}
+    for sid, raw in tb.items():
+        if sid not in signposts:
+            src.problem(f"trade_board: unknown signpost {sid!r}", sid)
+            continue
+        got: list[Trade] = []
+        for tr in raw if isinstance(raw, list) else [None]:
+            sides = [tr.get(k) if isinstance(tr, dict) else None for k in ("give", "get")]
+            if not all(isinstance(x, dict) and x and all(c in colours and _is_int(n) and n >= 1 for c, n in x.items())
+                       for x in sides):
+                src.problem(f"trade_board.{sid}: each trade is {{ give = {{colour = N}}, get = {{colour = N}} }}", sid)
+                continue
+            got.append(Trade(*(tuple((c, int(n)) for c, n in x.items()) for x in sides)))  # type: ignore[union-attr]
+        trades[sid] = tuple(got)
     ed = GnomeHollowEdition(
         name=str(meta.get("name", FsPath(src.name).stem)),
         source=src.name,
@@ -435,10 +488,49 @@ def edition_from_toml(src: TomlSource) -> GnomeHollowEdition:
         two_player_remove_tokens=rm_tokens,
         end_flowers=_int(src, end, "flowers", len(flowers_seen), 1, "end"),
         end_markers=_int(src, end, "markers", markers, 1, "end"),
-        variants=variants,
+        advanced_columns=tuple(advanced),
+        shapes=shapes,
+        trades=trades,
     )
     src.raise_if_problems()
     return ed
+
+
+def _columns(src: TomlSource, raw_cols: Any, where: str, shapes: dict[str, tuple[tuple[int, int], ...]],
+             allow_shapes: bool) -> list[RingColumn]:
+    """The columns of one side of the player board (sizes increasing, the last one "or more")."""
+    columns: list[RingColumn] = []
+    if not isinstance(raw_cols, list) or not raw_cols:
+        src.problem(f"{where}: expected [[{where}]] tables (size, rows)", f"[{where.split('.')[0]}")
+        raw_cols = []
+    last = 0
+    for i, c in enumerate(raw_cols):
+        if not isinstance(c, dict) or not _is_int(c.get("size")) or not isinstance(c.get("rows"), list):
+            src.problem(f"{where}[{i}]: needs size and rows", f"[[{where}]]")
+            continue
+        size = int(c["size"])
+        if size <= last:
+            src.problem(f"{where}[{i}]: sizes must increase (got {size} after {last})", f"size = {size}")
+        last = size
+        rows: list[tuple[str, ...]] = []
+        for row in c["rows"]:
+            if not isinstance(row, list) or not all(isinstance(b, str) for b in row):
+                src.problem(f"{where}[{i}]: each row is a list of bonus names", f"size = {size}")
+                continue
+            for b in row:
+                kind, _, n = b.partition(":")
+                if kind == "shape" and allow_shapes:
+                    if n not in shapes:
+                        src.problem(f"{where}[{i}]: unknown shape {n!r} (see [shapes])", b)
+                    continue
+                if kind not in BONUS_KINDS or (kind == "mushrooms") != bool(n) or (n and not n.isdigit()):
+                    src.problem(f"{where}[{i}]: unknown bonus {b!r} (signpost, store, flower, "
+                                "mushrooms:N, second-marker" + (", shape:NAME)" if allow_shapes else ")"), b)
+            rows.append(tuple(row))
+        columns.append(RingColumn(size, bool(c.get("plus", False)), tuple(rows)))
+    if columns and not columns[-1].plus:
+        src.problem(f"{where}: the last column must have plus = true (that size or more)", f"[[{where}]]")
+    return columns
 
 
 def _track(src: TomlSource, raw: Any, what: str, length: int) -> tuple[int, ...]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.core.hexgrid import DIRECTIONS, Hex, neighbour, opposite
+from models.core.hexgrid import Hex, neighbour, opposite
 from models.gnome_hollow.edition import GnomeHollowEdition, Tile
 
 PathKey = tuple[Hex, int]  # (cell, path index on that tile)
@@ -48,12 +48,13 @@ class Networks:
         self.ncol = len(edition.colours)
         self.cidx = {c: i for i, c in enumerate(edition.colours)}
         self.grid: dict[Hex, tuple[Tile, int]] = {}
+        # one entry per element (path or hub); open/nodes/joins/ring are meaningful at roots only
         self.parent: list[int] = []
-        self.rank: list[int] = []
         self.open: list[int] = []
-        self.nodes: list[int] = []
+        self.nodes: list[int] = []  # elements in the network (union by size)
         self.joins: list[int] = []
         self.ring: list[bool] = []
+        self.link: list[int] = []  # circular list of each network's elements (O(1) merge)
         self.cell: list[Hex] = []
         self.pidx: list[int] = []  # path index, -1 for a hub
         self.path_elem: dict[PathKey, int] = {}
@@ -64,11 +65,11 @@ class Networks:
     def _new(self, cell: Hex, pidx: int) -> int:
         e = len(self.parent)
         self.parent.append(e)
-        self.rank.append(0)
         self.open.append(0)
         self.nodes.append(1)
         self.joins.append(0)
         self.ring.append(False)
+        self.link.append(e)
         self.cell.append(cell)
         self.pidx.append(pidx)
         return e
@@ -88,25 +89,33 @@ class Networks:
         if ra == rb:
             self.joins[ra] += 1
             return ra
-        if self.rank[ra] < self.rank[rb]:
+        nodes = self.nodes
+        if nodes[ra] < nodes[rb]:
             ra, rb = rb, ra
         self.parent[rb] = ra
-        if self.rank[ra] == self.rank[rb]:
-            self.rank[ra] += 1
+        nodes[ra] += nodes[rb]
         self.open[ra] += self.open[rb]
-        self.nodes[ra] += self.nodes[rb]
         self.joins[ra] += self.joins[rb] + 1
+        link = self.link
+        link[ra], link[rb] = link[rb], link[ra]  # splice the two circular member lists
         return ra
 
     def copy(self) -> Networks:
         """An independent copy (flat lists, cheap enough for search)."""
         other = Networks.__new__(Networks)
         other.ed, other.rule, other.ncol, other.cidx = self.ed, self.rule, self.ncol, self.cidx
-        other.grid = dict(self.grid)
-        for name in ("parent", "rank", "open", "nodes", "joins", "ring", "cell", "pidx", "order"):
-            setattr(other, name, list(getattr(self, name)))
-        other.path_elem = dict(self.path_elem)
-        other.hub = dict(self.hub)
+        other.grid = self.grid.copy()
+        other.parent = self.parent[:]
+        other.open = self.open[:]
+        other.nodes = self.nodes[:]
+        other.joins = self.joins[:]
+        other.ring = self.ring[:]
+        other.link = self.link[:]
+        other.cell = self.cell[:]
+        other.pidx = self.pidx[:]
+        other.order = self.order[:]
+        other.path_elem = self.path_elem.copy()
+        other.hub = self.hub.copy()
         return other
 
     # -- queries ---------------------------------------------------------------------------------
@@ -123,8 +132,14 @@ class Networks:
         return self.joins[root] >= self.nodes[root]
 
     def members(self, root: int) -> list[int]:
-        """Every element of a network (O(elements); used when a network closes or on request)."""
-        return [e for e in range(len(self.parent)) if self.find(e) == root]
+        """Every element of the network of ``root`` (O(network size): walks its circular member list)."""
+        link = self.link
+        out = [root]
+        e = link[root]
+        while e != root:
+            out.append(e)
+            e = link[e]
+        return out
 
     def describe(self, root: int) -> ClosedNetwork:
         mem = self.members(root)
@@ -158,77 +173,111 @@ class Networks:
         """Lay ``tile`` on the empty ``cell``; return the networks this closed (rings and trees).
 
         Mismatched edges are not refused here (legality is placement.py's job): a path end facing
-        grass simply stays open.
+        grass simply stays open.  Cost: O(alpha) per path end, plus O(size) for each network that
+        closes (to describe it).
         """
-        if cell in self.grid:
+        grid = self.grid
+        if cell in grid:
             raise ValueError(f"cell {cell} is occupied")
-        self.grid[cell] = (tile, orientation)
+        grid[cell] = (tile, orientation)
         self.order.append(cell)
-        new: list[int] = []
-        if tile.wildflower:
-            h = self._new(cell, -1)
-            self.hub[cell] = h
-            new.append(h)
-            for e in range(6):
-                n = neighbour(cell, e)
-                got = self.grid.get(n)
-                if got is None or got[0].wildflower:
-                    continue
-                u, uo = got
-                j = u.edge_path[uo][opposite(e)]
-                if j >= 0:
-                    pe = self.path_elem[(n, j)]
-                    if self.ring[self.find(pe)]:  # cannot happen: a ring has no end facing an empty hex
+        if tile.flower is not None:
+            return self._place_wildflower(tile, cell)
+        # The hot path (once per placement in every search), kept free of calls and allocations:
+        # new elements are appended, each end is looked up with precomputed steps, and a join of a
+        # new element into a neighbour's network finds only the neighbour's root.
+        parent, open_, nodes, joins, link = self.parent, self.open, self.nodes, self.joins, self.link
+        ring, path_elem = self.ring, self.path_elem
+        base = len(parent)
+        npaths = len(tile.paths)
+        for i in range(npaths):
+            el = base + i
+            parent.append(el)
+            link.append(el)
+            open_.append(0)
+            nodes.append(1)
+            joins.append(0)
+            ring.append(False)
+            self.cell.append(cell)
+            self.pidx.append(i)
+            path_elem[(cell, i)] = el
+        q0, r0 = cell
+        # only this tile's path ends matter: its grass edges change nothing (a neighbour's path
+        # end facing them was open and stays open)
+        for dq, dr, back, i in tile.end_steps[orientation]:
+            n = (q0 + dq, r0 + dr)
+            got = grid.get(n)
+            a = base + i
+            while parent[a] != a:  # root of the new path's network (short: it is new)
+                a = parent[a]
+            if got is None:
+                open_[a] += 1
+                continue
+            u, uo = got
+            if u.flower is not None:
+                h = self.hub[n]
+                if ring[self.find(h)]:
+                    if self.rule == "dead-end":
                         continue
-                    r = self._join(h, pe)
-                    self.open[r] -= 1
-        else:
-            elems = []
-            for i in range(len(tile.paths)):
-                el = self._new(cell, i)
-                self.path_elem[(cell, i)] = el
-                elems.append(el)
-                new.append(el)
-            grid = self.grid
-            q0, r0 = cell
-            # only this tile's path ends matter: its grass edges change nothing (a neighbour's path
-            # end facing them was open and stays open)
-            for e, i in tile.path_ends[orientation]:
-                dq, dr = DIRECTIONS[e]
-                n = (q0 + dq, r0 + dr)
-                got = grid.get(n)
-                if got is None:
-                    self.open[self.find(elems[i])] += 1
-                    continue
-                u, uo = got
-                if u.flower is not None:
-                    h = self.hub[n]
-                    if self.ring[self.find(h)]:
-                        if self.rule == "dead-end":
-                            continue
-                        h = self._new(n, -1)
-                        self.hub[n] = h
-                    self._join(elems[i], h)
-                    continue
-                j = u.edge_path[uo][(e + 3) % 6]
-                if j >= 0:
-                    r = self._join(elems[i], self.path_elem[(n, j)])
-                    self.open[r] -= 1  # the neighbour's end was open, facing this empty hex
-                else:
-                    self.open[self.find(elems[i])] += 1  # path facing grass: open for good
+                    h = self._new(n, -1)
+                    self.hub[n] = h
+                self._join(a, h)
+                continue
+            j = u.edge_path[uo][back]
+            if j < 0:
+                open_[a] += 1  # path facing grass: open for good
+                continue
+            b = self.find(path_elem[(n, j)])
+            if a == b:
+                joins[a] += 1
+                open_[a] -= 1  # the neighbour's end was open, facing this empty hex
+                continue
+            if nodes[a] < nodes[b]:
+                a, b = b, a
+            parent[b] = a
+            nodes[a] += nodes[b]
+            open_[a] += open_[b] - 1  # minus the neighbour's end, open until now
+            joins[a] += joins[b] + 1
+            link[a], link[b] = link[b], link[a]  # splice the two circular member lists
         closed: list[ClosedNetwork] = []
-        seen: set[int] = set()
-        for el in new:
-            r = self.find(el)
-            if r in seen:
+        done = -1
+        for el in range(base, base + npaths):
+            r = el
+            while parent[r] != r:
+                r = parent[r]
+            if r == done:
                 continue
-            seen.add(r)
-            if self.joins[r] == 0 or self.open[r] > 0 or self.ring[r]:  # no join: a lone path or hub
+            done = r
+            if joins[r] == 0 or open_[r] > 0 or ring[r]:  # no join: a lone path
                 continue
-            if self.joins[r] >= self.nodes[r]:
-                self.ring[r] = True
+            if joins[r] >= nodes[r]:
+                ring[r] = True
             closed.append(self.describe(r))
         return closed
+
+    def _place_wildflower(self, tile: Tile, cell: Hex) -> list[ClosedNetwork]:
+        """A wildflower: one new hub joined to every path end touching it."""
+        h = self._new(cell, -1)
+        self.hub[cell] = h
+        for e in range(6):
+            n = neighbour(cell, e)
+            got = self.grid.get(n)
+            if got is None or got[0].wildflower:
+                continue
+            u, uo = got
+            j = u.edge_path[uo][opposite(e)]
+            if j >= 0:
+                pe = self.path_elem[(n, j)]
+                if self.ring[self.find(pe)]:  # cannot happen: a ring has no end facing an empty hex
+                    continue
+                r = self._join(h, pe)
+                self.open[r] -= 1
+        r = self.find(h)
+        if self.joins[r] == 0 or self.open[r] > 0 or self.ring[r]:  # no join: a lone hub
+            return []
+        if self.joins[r] >= self.nodes[r]:
+            self.ring[r] = True
+        return [self.describe(r)]
 
 
 def replay(edition: GnomeHollowEdition, placements: list[tuple[str, Hex, int]],

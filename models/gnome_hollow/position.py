@@ -212,14 +212,18 @@ class Position:
             if sum(1 for s in p.storage if s in ed.wildflowers) > ed.storage_wildflowers:
                 out.append(f"player {p.name}: at most {ed.storage_wildflowers} stored wildflower tile(s)")
             seen_spaces: set[tuple[int, int]] = set()
+            board = self.option("board") if self.options.get("board", "standard") in OPTION_VALUES["board"] \
+                else "standard"
+            if board == "advanced" and not ed.advanced_columns:
+                out.append(f"edition {ed.name} has no advanced player board (option board=advanced)")
             for size, row in p.rings:
-                col = next((c for c in ed.columns if c.size == size), None)
+                col = next((c for c in ed.board(board) if c.size == size), None)
                 if col is None or not 1 <= row <= len(col.rows):
                     out.append(f"player {p.name}: no ring board space {size}.{row}")
                 if (size, row) in seen_spaces:
                     out.append(f"player {p.name}: ring board space {size}.{row} listed twice")
                 seen_spaces.add((size, row))
-            if markers_moved(ed, p) > ed.markers:
+            if markers_moved(ed, p, board) > ed.markers:
                 out.append(f"player {p.name}: more than {ed.markers} ring markers moved")
         per_player = Counter(g.player for g in self.gnomes)
         for name, n in per_player.items():
@@ -320,11 +324,11 @@ def edge_mismatches(edition: GnomeHollowEdition, grid: dict[Hex, Placed], t: Pla
     return out
 
 
-def markers_moved(edition: GnomeHollowEdition, p: PlayerState) -> int:
+def markers_moved(edition: GnomeHollowEdition, p: PlayerState, board: str = "standard") -> int:
     """Ring markers a player has moved (a space with a second-marker bonus holds two)."""
     n = 0
     for size, row in p.rings:
-        col = next((c for c in edition.columns if c.size == size), None)
+        col = next((c for c in edition.board(board) if c.size == size), None)
         n += 2 if col is not None and 1 <= row <= len(col.rows) and "second-marker" in col.rows[row - 1] else 1
     return n
 
@@ -341,10 +345,19 @@ def _gnome_key(g: Gnome) -> tuple[str, int, str, bool]:
 DEFAULT_OPTIONS: dict[str, str] = {
     "wildflower_after_ring": "fresh",
     "pair_sets": "one",
+    "board": "standard",  # variant: "advanced" (the back of the player board, ring shapes)
+    "trade_board": "off",  # variant: "on" (the Mushroom Trade Board, a trade at each signpost)
 }
 OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "wildflower_after_ring": ("fresh", "dead-end"),
     "pair_sets": ("one", "many"),
+    "board": ("standard", "advanced"),
+    "trade_board": ("off", "on"),
+}
+# ``new --variant NAME`` -> the option it sets
+VARIANTS: dict[str, tuple[str, str]] = {
+    "advanced-board": ("board", "advanced"),
+    "trade-board": ("trade_board", "on"),
 }
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from models.core.errors import IllegalMoveError
-from models.gnome_hollow.edition import GnomeHollowEdition
+from models.gnome_hollow.edition import GnomeHollowEdition, row_shape
 from models.gnome_hollow.market import make_change, open_sales, treasure_points
 from models.gnome_hollow.networks import ClosedNetwork, PathKey
 from models.gnome_hollow.placement import Placement, check_sequence, legal_placements
@@ -37,6 +37,7 @@ class MarkerChoice:
     mushrooms: tuple[str, ...] = ()  # colours of the extra mushrooms
     wildflower: str | None = None  # wildflower tile taken if this move reaches a wildflower slot
     discard: str | None = None  # stored tile to discard when storage is full
+    trade: int | None = None  # trade board variant: 1-based trade under the signpost taken (None: no trade)
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class GnomeAction:
     at: PathKey | None = None
     flower: str | None = None
     sales: tuple[tuple[str, int], ...] = ()  # (colour, mushrooms)
+    trade: int | None = None  # trade board variant: 1-based trade under the signpost visited
 
 
 @dataclass(frozen=True)
@@ -156,6 +158,29 @@ def _store(t: _Table, who: str, tile: str, discard: str | None, g: Gains) -> Non
         discard = None
 
 
+def _trade(t: _Table, who: str, signpost: str, trade: int | None, g: Gains) -> None:
+    """Trade board variant: after a signpost's reward, at most one of the trades under it."""
+    if trade is None:
+        return
+    if t.pos.option("trade_board") != "on":
+        raise IllegalMoveError("no Mushroom Trade Board in this game (option trade_board=on)")
+    trades = t.ed.trades.get(signpost, ())
+    if not 1 <= trade <= len(trades):
+        raise IllegalMoveError(f"signpost {signpost} has {len(trades)} trade(s), not a trade {trade}")
+    tr = trades[trade - 1]
+    have = t.players[who]["mushrooms"]
+    for c, n in tr.give:
+        if have.get(c, 0) < n:
+            raise IllegalMoveError(f"trade {tr.text()} needs {n} {c}, {who} has {have.get(c, 0)}")
+    for c, n in tr.give:
+        _add(have, c, -n)
+        _add(g.mushrooms, c, -n)
+    for c, n in tr.get:
+        _add(have, c, n)
+        _add(g.mushrooms, c, n)
+    g.notes.append(f"{who} trades {tr.text()}")
+
+
 def _reward(t: _Table, who: str, reward: dict[str, int], choice: MarkerChoice, g: Gains) -> None:
     for k, n in reward.items():
         if k == "tile":
@@ -174,17 +199,21 @@ def _reward(t: _Table, who: str, reward: dict[str, int], choice: MarkerChoice, g
 
 def _move_marker(t: _Table, who: str, ring: ClosedNetwork, ref: PathKey, choice: MarkerChoice, g: Gains) -> None:
     ed = t.ed
-    ci = ed.column_for(ring.size)
+    board = t.pos.option("board")
+    ci = ed.column_for(ring.size, board)
     pl = t.players[who]
     if ci is None:
         g.notes.append(f"a ring of {ring.size} tiles has no column on the board")
         return
-    col = ed.columns[ci]
+    col = ed.board(board)[ci]
     used = {r for s, r in pl["rings"] if s == col.size}
-    free = [r for r in range(1, len(col.rows) + 1) if r not in used]
-    moved = markers_moved(ed, _frozen(pl, who))
+    shape = ed.shape_of(ring.tiles) if board == "advanced" else None
+    free = [r for r in range(1, len(col.rows) + 1) if r not in used and row_shape(col.rows[r - 1]) in (None, shape)]
+    moved = markers_moved(ed, _frozen(pl, who), board)
     if not free or moved >= ed.markers:
-        g.notes.append(f"{who} has no free space in the {col.size}{'+' if col.plus else ''} column: no marker")
+        g.notes.append(f"{who} has no free space in the {col.size}{'+' if col.plus else ''} column"
+                       + (f" for a ring of this shape ({shape or 'no listed shape'})" if board == "advanced" else "")
+                       + ": no marker")
         return
     row = choice.row if choice.row in free else free[0]
     bonuses = col.rows[row - 1]
@@ -205,8 +234,10 @@ def _move_marker(t: _Table, who: str, ring: ClosedNetwork, ref: PathKey, choice:
                 if any(s == sid for s, _ in t.placed_signposts):
                     _reward(t, who, ed.signposts[sid], choice, g)
                     g.notes.append(f"{who} uses signpost {sid}")
+                    _trade(t, who, sid, choice.trade, g)
                 continue
-            new_sid: str | None = sp if sp in t.signposts else (t.signposts[0] if t.signposts else None)
+            # default: the first unused signpost in edition order (docs/rules/gnome-hollow.md)
+            new_sid: str | None = sp if sp in t.signposts else next((x for x in ed.signposts if x in t.signposts), None)
             if new_sid is None:
                 g.notes.append("no signpost left to place")
                 continue
@@ -214,6 +245,7 @@ def _move_marker(t: _Table, who: str, ring: ClosedNetwork, ref: PathKey, choice:
             t.placed_signposts.append((new_sid, ref))
             _reward(t, who, ed.signposts[new_sid], choice, g)
             g.notes.append(f"{who} places signpost {new_sid}")
+            _trade(t, who, new_sid, choice.trade, g)
         elif kind == "store":
             _reward(t, who, {"tile": 1}, choice, g)
         elif kind == "flower":
@@ -244,7 +276,8 @@ def _wildflower(t: _Table, who: str, choice: MarkerChoice, g: Gains) -> None:
         fresh = [w for w in avail if t.ed.tile(w).flower not in have]
         pick = fresh[0] if fresh else (avail[0] if avail else None)
     if pick is None:
-        _take_flower(t, who, choice.flower, g, "no wildflower tile left")
+        # the choice's flower may already have gone to this marker's flower bonus: then the default
+        _take_flower(t, who, None if choice.flower in pl["flowers"] else choice.flower, g, "no wildflower tile left")
         return
     flower = t.ed.tile(pick).flower or ""
     tokens = t.wild.pop(pick)
@@ -359,7 +392,8 @@ def apply_turn(pos: Position, ed: GnomeHollowEdition, turn: Turn, rng: random.Ra
         _act(t, who, turn.action, g)
     # end of the game?
     for pname, d in t.players.items():
-        if len(d["flowers"]) >= ed.end_flowers or markers_moved(ed, _frozen(d, pname)) >= ed.end_markers:
+        if len(d["flowers"]) >= ed.end_flowers or \
+                markers_moved(ed, _frozen(d, pname), pos.option("board")) >= ed.end_markers:
             t.pos = replace(t.pos, end_triggered=True)
     if not t.bag and rng is not None:
         t.pos = replace(t.pos, end_triggered=True)
@@ -409,6 +443,7 @@ def _act(t: _Table, who: str, a: GnomeAction, g: Gains) -> None:
                 raise IllegalMoveError("no signpost in that ring")
             _reward(t, who, t.ed.signposts[sps[0]], MarkerChoice(), g)
             g.notes.append(f"{who} visits signpost {sps[0]}")
+            _trade(t, who, sps[0], a.trade, g)
         elif nets.is_ring(root):
             pots = [i for i, (k, _) in enumerate(t.pots) if k in nets.path_elem and nets.root_of(k) == root]
             if not pots:
@@ -430,7 +465,7 @@ def final_scores(pos: Position, ed: GnomeHollowEdition) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for p in pos.players:
         fl = ed.flower_points(len(p.flowers))
-        rg = ed.ring_points(markers_moved(ed, p))
+        rg = ed.ring_points(markers_moved(ed, p, pos.option("board")))
         tr = treasure_points(ed, p.treasures)
         rows.append({"player": p.name, "flowers": fl, "rings": rg, "treasure": tr, "total": fl + rg + tr,
                      "unsold_mushrooms": sum(p.mushrooms.values())})

@@ -10,19 +10,32 @@ import random
 
 from models.core.errors import UsageError
 from models.gnome_hollow.edition import GnomeHollowEdition
-from models.gnome_hollow.position import Gnome, PlayerState, Position
+from models.gnome_hollow.position import VARIANTS, Gnome, PlayerState, Position
 
 PLAYER_NAMES = ("red", "blue", "green", "yellow", "purple", "orange")
+
+
+def variant_options(edition: GnomeHollowEdition, variants: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """The position options that switch on the named variant boards (``advanced-board``, ``trade-board``)."""
+    out: dict[str, str] = {}
+    for v in variants:
+        if v not in VARIANTS:
+            raise UsageError(f"unknown variant {v!r} (known: {', '.join(VARIANTS)})", source="--variant", text=v)
+        if v == "advanced-board" and not edition.advanced_columns:
+            raise UsageError(f"edition {edition.name} has no [[advanced_board.columns]]", source="--variant", text=v)
+        if v == "trade-board" and not edition.trades:
+            raise UsageError(f"edition {edition.name} has no [trade_board]", source="--variant", text=v)
+        key, value = VARIANTS[v]
+        out[key] = value
+    return out
 
 
 def new_position(edition: GnomeHollowEdition, players: int = 2, seed: int = 0,
                  names: tuple[str, ...] | None = None, options: dict[str, str] | None = None) -> Position:
     """The table at setup: 8 tiles offered, 2 per player set aside under the Sunset tile, the rest
     in the bag; flower tokens on their wildflower tiles (2 players: two colours go to the flower
-    market and their tiles to the box; one market token of each colour but purple leaves)."""
-    if any(edition.variants.values()):
-        raise UsageError("the edition switches on a variant board (trade board / advanced board), which this "
-                         "engine does not model")
+    market and their tiles to the box; one market token of each colour but purple leaves).
+    ``options`` are position options, e.g. :func:`variant_options` for the variant boards."""
     if not edition.players_min <= players <= edition.players_max:
         raise UsageError(f"players must be {edition.players_min}-{edition.players_max}, got {players}")
     names = names or PLAYER_NAMES[:players]
@@ -59,13 +72,14 @@ def new_position(edition: GnomeHollowEdition, players: int = 2, seed: int = 0,
     )
 
 
-def random_position(edition: GnomeHollowEdition, seed: int, turns: int, players: int = 2) -> Position:
+def random_position(edition: GnomeHollowEdition, seed: int, turns: int, players: int = 2,
+                    options: dict[str, str] | None = None) -> Position:
     """A table after ``turns`` random legal turns from setup (see models.gnome_hollow.scoring.random_turn)."""
     from models.gnome_hollow.scoring import random_turn
 
     if turns < 0:
         raise UsageError("--turns must be 0 or more")
-    pos = new_position(edition, players, seed)
+    pos = new_position(edition, players, seed, options=options)
     rng = random.Random(f"gnome-hollow/random/{seed}")
     for _ in range(turns):
         pos = random_turn(pos, edition, rng)

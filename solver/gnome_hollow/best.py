@@ -31,9 +31,9 @@ from typing import Any
 
 from models.core.errors import IllegalMoveError
 from models.core.hexgrid import frontier, neighbour, opposite
-from models.gnome_hollow.edition import GnomeHollowEdition
+from models.gnome_hollow.edition import GnomeHollowEdition, row_shape
 from models.gnome_hollow.market import best_sale
-from models.gnome_hollow.networks import ClosedNetwork, Networks
+from models.gnome_hollow.networks import ClosedNetwork, Networks, PathKey
 from models.gnome_hollow.placement import Placement, check_sequence, fits, legal_placements
 from models.gnome_hollow.position import FLOWERS, MARKET, Position, markers_moved
 from models.gnome_hollow.scoring import GnomeAction, MarkerChoice, Turn, apply_turn
@@ -69,6 +69,8 @@ class RingGain:
     mushrooms: tuple[tuple[str, int], ...]
     collect: bool  # the mover takes the mushrooms now
     marker: bool  # the mover moves a ring marker
+    ref: PathKey | None = None  # a path of the ring (where a pot or a new signpost sits)
+    shape: str | None = None  # the edition shape its tiles form (advanced player board), if any
 
 
 @dataclass
@@ -85,10 +87,18 @@ class Plan:
 # resolve + action (exact enumeration)
 
 
-def resolve_value(pos: Position, ed: GnomeHollowEdition, rings: list[RingGain], w: Weights,
-                  new_pots: list[dict[str, int]] | None = None) -> tuple[float, list[MarkerChoice], GnomeAction | None,
-                                                                          dict[str, float]]:
-    """Best value of resolving ``rings`` in order and then one gnome action (exhaustive)."""
+def resolve_value(pos: Position, ed: GnomeHollowEdition, rings: list[RingGain], w: Weights
+                  ) -> tuple[float, list[MarkerChoice], GnomeAction | None, dict[str, float]]:
+    """Best value of resolving ``rings`` in order and then one gnome action (exhaustive).
+
+    The gnome action is chosen among every action legal after the placements: the flower market,
+    the Pinwheel Market, collecting a pot (one already in the garden or one made this turn: a
+    ring nobody claims, given with its ``ref``) and visiting a signpost (already placed, or placed
+    this turn by a ring bonus).  Claiming an open path gains nothing this turn.
+    """
+    new_pots = [(r.ref, dict(r.mushrooms)) for r in rings if r.marker and not r.collect and r.ref is not None]
+    board = pos.option("board")
+    trading = pos.option("trade_board") == "on"
     me = pos.mover
     flowers_have = set(me.flowers)
     flower_market = {f: n for f, n in pos.flower_market.items() if n > 0}
@@ -100,29 +110,30 @@ def resolve_value(pos: Position, ed: GnomeHollowEdition, rings: list[RingGain], 
 
     def rec(i: int, spaces: frozenset[tuple[int, int]], moved: int, mush: tuple[int, ...], have: frozenset[str],
             fm: tuple[tuple[str, int], ...], wl: tuple[str, ...], signs: tuple[str, ...], placed_signs: tuple[str, ...],
-            ring_pts: int, choices: tuple[MarkerChoice, ...]) -> None:
+            ring_pts: int, choices: tuple[MarkerChoice, ...], new_signs: tuple[tuple[str, PathKey], ...]) -> None:
         fmd = dict(fm)
         if i == len(rings):
-            _finish(mush, have, fmd, ring_pts, choices, placed_signs)
+            _finish(mush, have, fmd, ring_pts, choices, new_signs)
             return
         r = rings[i]
         mush_l = list(mush)
         if r.collect:
             for c, n in r.mushrooms:
                 mush_l[ed.colours.index(c)] += n
-        ci = ed.column_for(r.size)
+        ci = ed.column_for(r.size, board)
         if not r.marker:  # a rival's ring: no marker choice is consumed
-            rec(i + 1, spaces, moved, tuple(mush_l), have, fm, wl, signs, placed_signs, ring_pts, choices)
+            rec(i + 1, spaces, moved, tuple(mush_l), have, fm, wl, signs, placed_signs, ring_pts, choices, new_signs)
             return
         if ci is None or moved >= ed.markers:
             rec(i + 1, spaces, moved, tuple(mush_l), have, fm, wl, signs, placed_signs, ring_pts,
-                choices + (MarkerChoice(),))
+                choices + (MarkerChoice(),), new_signs)
             return
-        col = ed.columns[ci]
-        free = [row for row in range(1, len(col.rows) + 1) if (col.size, row) not in spaces]
+        col = ed.board(board)[ci]
+        free = [row for row in range(1, len(col.rows) + 1)
+                if (col.size, row) not in spaces and row_shape(col.rows[row - 1]) in (None, r.shape)]
         if not free:
             rec(i + 1, spaces, moved, tuple(mush_l), have, fm, wl, signs, placed_signs, ring_pts,
-                choices + (MarkerChoice(),))
+                choices + (MarkerChoice(),), new_signs)
             return
         seen_b: set[tuple[str, ...]] = set()
         for row in free:
@@ -163,15 +174,26 @@ def resolve_value(pos: Position, ed: GnomeHollowEdition, rings: list[RingGain], 
                             if tokens:
                                 fm2[fl] = fm2.get(fl, 0) + tokens
                             wf_pick = wf_pick or pick
-                mc = MarkerChoice(row=row, signpost=variant["signpost"], flower=variant["flower"],
-                                  mushrooms=variant["extra"], wildflower=wf_pick)
                 signs2 = tuple(s for s in signs if s != variant["signpost"])
-                placed2 = placed_signs + ((variant["signpost"],) if variant["signpost"] in signs else ())
-                rec(i + 1, spaces | {(col.size, row)}, after, tuple(m2), frozenset(have2),
-                    tuple(sorted(fm2.items())), tuple(wl2), signs2, placed2, pts, choices + (mc,))
+                fresh_sign = variant["signpost"] in signs
+                placed2 = placed_signs + ((variant["signpost"],) if fresh_sign else ())
+                new2 = new_signs + ((variant["signpost"], r.ref),) if fresh_sign and r.ref is not None else new_signs
+                sid = variant["signpost"]
+                trade_opts: list[tuple[int | None, list[int]]] = [(None, m2)]
+                if sid and trading:
+                    held = list(mush_l)
+                    for c, n in variant["at_sign"]:
+                        held[ed.colours.index(c)] += n
+                    trade_opts = [(tr, [a + (b - h) for a, b, h in zip(m2, after_tr, held, strict=True)])
+                                  for tr, after_tr in _trades(ed, sid[4:] if sid.startswith("use:") else sid, held)]
+                for trade, m3 in trade_opts:
+                    mc = MarkerChoice(row=row, signpost=variant["signpost"], flower=variant["flower"],
+                                      mushrooms=variant["extra"], wildflower=wf_pick, trade=trade)
+                    rec(i + 1, spaces | {(col.size, row)}, after, tuple(m3), frozenset(have2),
+                        tuple(sorted(fm2.items())), tuple(wl2), signs2, placed2, pts, choices + (mc,), new2)
 
     def _finish(mush: tuple[int, ...], have: frozenset[str], fm: dict[str, int], ring_pts: int,
-                choices: tuple[MarkerChoice, ...], placed_signs: tuple[str, ...]) -> None:
+                choices: tuple[MarkerChoice, ...], new_signs: tuple[tuple[str, PathKey], ...]) -> None:
         base_fl = ed.flower_points(len(have)) - ed.flower_points(len(flowers_have))
         kept0 = sum(mush) - sum(me.mushrooms.values())
         options: list[tuple[float, GnomeAction | None, dict[str, float]]] = []
@@ -200,7 +222,7 @@ def resolve_value(pos: Position, ed: GnomeHollowEdition, rings: list[RingGain], 
         if gi is not None:
             have_m = dict(zip(ed.colours, mush, strict=True))
             pts, sets, _ = best_sale(ed, have_m, dict(pos.market), dict(pos.market_tokens), pos.option("pair_sets"))
-            if w.mushroom > 0:  # selling costs kept mushrooms: compare every visit
+            if w.mushroom != 0:  # selling changes the mushrooms kept: compare every visit
                 pts_sets = _all_visits(ed, pos, have_m)
                 cand = max(pts_sets, key=lambda ps: w.treasure * ps[0] - w.mushroom * sum(s[1] for s in ps[1]))
                 pts, sale = cand
@@ -211,31 +233,50 @@ def resolve_value(pos: Position, ed: GnomeHollowEdition, rings: list[RingGain], 
                 options.append((val(ring_pts, base_fl, pts, kept0 - spent),
                                 GnomeAction(gi, "market", sales=tuple(sale)),
                                 {"ring": ring_pts, "flower": base_fl, "treasure": pts, "mushrooms": kept0 - spent}))
-        if w.mushroom > 0:
-            for k, m in [*pos.pots, *((None, p) for p in (new_pots or []))]:
-                if k is None:
-                    continue  # a pot made this turn has no path reference until the witness is built
+        if w.mushroom != 0:  # pots and signposts give mushrooms only
+            for k, m in [*pos.pots, *new_pots]:
                 gi = gnome_for(k)
                 if gi is not None:
                     n = sum(m.values())
                     options.append((val(ring_pts, base_fl, 0, kept0 + n), GnomeAction(gi, "claim", at=k),
                                     {"ring": ring_pts, "flower": base_fl, "treasure": 0, "mushrooms": kept0 + n}))
-            for s, k in pos.placed_signposts:
+            for s, k in [*pos.placed_signposts, *new_signs]:
                 gi = gnome_for(k)
-                reward = ed.signposts[s]
-                n = sum(v for c, v in reward.items() if c != "tile")
-                if gi is not None and n:
-                    options.append((val(ring_pts, base_fl, 0, kept0 + n), GnomeAction(gi, "signpost", at=k),
+                if gi is None:
+                    continue
+                m_after = list(mush)
+                for c, amount in ed.signposts[s].items():
+                    if c != "tile":
+                        m_after[ed.colours.index(c)] += amount
+                for trade, m3 in (_trades(ed, s, m_after) if trading else [(None, m_after)]):
+                    n = sum(m3) - sum(mush)
+                    visit = GnomeAction(gi, "signpost", at=k, trade=trade)
+                    options.append((val(ring_pts, base_fl, 0, kept0 + n), visit,
                                     {"ring": ring_pts, "flower": base_fl, "treasure": 0, "mushrooms": kept0 + n}))
         for v, act, det in options:
             if best[0] is None or v > best[0][0] + 1e-9:
                 best[0] = (v, list(choices), act, det)
 
-    rec(0, frozenset(me.rings), markers_moved(ed, me), tuple(me.mushroom(c) for c in ed.colours),
+    rec(0, frozenset(me.rings), markers_moved(ed, me, board), tuple(me.mushroom(c) for c in ed.colours),
         frozenset(flowers_have), tuple(sorted(flower_market.items())), tuple(t for t in ed.wildflowers if t in wild),
-        tuple(s for s in sorted(pos.signposts)), tuple(s for s, _ in pos.placed_signposts), 0, ())
+        tuple(s for s in sorted(pos.signposts)), tuple(s for s, _ in pos.placed_signposts), 0, (), ())
     v, ch, act, det = best[0]
     return v, ch, act, det
+
+
+def _trades(ed: GnomeHollowEdition, signpost: str, mush: list[int]) -> list[tuple[int | None, list[int]]]:
+    """No trade, then every trade of the trade board under ``signpost`` the mushrooms ``mush`` allow."""
+    out: list[tuple[int | None, list[int]]] = [(None, list(mush))]
+    for i, tr in enumerate(ed.trades.get(signpost, ()), 1):
+        m = list(mush)
+        for c, n in tr.give:
+            m[ed.colours.index(c)] -= n
+        if min(m) < 0:
+            continue
+        for c, n in tr.get:
+            m[ed.colours.index(c)] += n
+        out.append((i, m))
+    return out
 
 
 def _all_visits(ed: GnomeHollowEdition, pos: Position, have: dict[str, int]) -> list[tuple[int, list[tuple[str, int]]]]:
@@ -261,17 +302,20 @@ def _bonus_variants(ed: GnomeHollowEdition, bonuses: tuple[str, ...], r: RingGai
         nxt: list[dict[str, Any]] = []
         for v in variants:
             if kind == "signpost":
-                opts: dict[tuple[tuple[str, int], ...], str] = {}
-                for s in signs:
+                opts: dict[tuple[tuple[tuple[str, int], ...], object], str] = {}
+                for s in signs:  # signposts with the same reward (and trades) are one choice
                     key = tuple(sorted((c, n) for c, n in ed.signposts[s].items() if c != "tile"))
-                    opts.setdefault(key, s)
+                    opts.setdefault((key, ed.trades.get(s, ())), s)
                 for s in placed_signs:
                     key = tuple(sorted((c, n) for c, n in ed.signposts[s].items() if c != "tile"))
-                    opts.setdefault(key, "use:" + s)
+                    opts.setdefault((key, ed.trades.get(s, ())), "use:" + s)
                 if not opts:
                     nxt.append(v)
-                for key, s in opts.items():
-                    nxt.append({**v, "mushrooms": v["mushrooms"] + list(key), "signpost": s})
+                for (key, _trades_of), s in opts.items():
+                    # at_sign: what the player holds when the trade board offers its trade (bonuses listed
+                    # later, such as extra mushrooms, are not taken yet)
+                    nxt.append({**v, "mushrooms": v["mushrooms"] + list(key), "signpost": s,
+                                "at_sign": v["mushrooms"] + list(key)})
             elif kind == "flower":
                 av = [f for f in ed.flowers if fm.get(f, 0) > 0 and f not in have]
                 nxt.append({**v, "flower": av[0] if av else None})
@@ -290,13 +334,26 @@ def _bonus_variants(ed: GnomeHollowEdition, bonuses: tuple[str, ...], r: RingGai
 # search
 
 
-def _ring_gain(c: ClosedNetwork, claimants: list[str], mover: str) -> RingGain:
+def ring_gain(pos: Position, ed: GnomeHollowEdition, c: ClosedNetwork, claimants: list[str]) -> RingGain:
+    """How a ring closed this turn resolves for the mover (claimants: players whose gnome stands on it)."""
     m = tuple((k, v) for k, v in c.mushrooms.items() if v)
+    shape = ed.shape_of(c.tiles) if pos.option("board") == "advanced" else None
     if not claimants:
-        return RingGain(c.size, m, False, True)
-    if mover in claimants:
-        return RingGain(c.size, m, True, True)
-    return RingGain(c.size, m, False, False)
+        return RingGain(c.size, m, False, True, c.paths[0], shape)
+    if pos.mover.name in claimants:
+        return RingGain(c.size, m, True, True, c.paths[0], shape)
+    return RingGain(c.size, m, False, False, c.paths[0], shape)
+
+
+def pending_rings(pos: Position, ed: GnomeHollowEdition, nets: Networks) -> list[RingGain]:
+    """Rings scored at the start of the mover's turn: the mover's gnomes lying on completed rings."""
+    out = []
+    for g in pos.gnomes:
+        if g.player == pos.mover.name and g.down and isinstance(g.at, tuple):
+            d = nets.describe(nets.root_of(g.at))
+            shape = ed.shape_of(d.tiles) if pos.option("board") == "advanced" else None
+            out.append(RingGain(d.size, tuple((k, v) for k, v in d.mushrooms.items() if v), True, True, g.at, shape))
+    return out
 
 
 def _claimants(pos: Position, nets: Networks, root: int) -> list[str]:
@@ -310,15 +367,9 @@ def best_turn(pos: Position, ed: GnomeHollowEdition, weights: Weights | None = N
     w = weights or Weights()
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
-    mover = pos.mover.name
     # rings scored at the start of the turn (our lying gnomes)
     nets0 = pos.networks(ed)
-    pending: list[RingGain] = []
-    for g in pos.gnomes:
-        if g.player == mover and g.down and isinstance(g.at, tuple):
-            r = nets0.root_of(g.at)
-            d = nets0.describe(r)
-            pending.append(RingGain(d.size, tuple((k, v) for k, v in d.mushrooms.items() if v), True, True))
+    pending = pending_rings(pos, ed, nets0)
     stats = {"nodes": 0, "leaves": 0, "pruned": 0}
     best: list[Plan | None] = [None]
     seen_sets: set[frozenset[Placement]] = set()
@@ -374,7 +425,7 @@ def best_turn(pos: Position, ed: GnomeHollowEdition, weights: Weights | None = N
                     stats["nodes"] += 1
                     nxt = nets.copy()
                     closed = nxt.place(tile, cell, o)
-                    new_rings = [_ring_gain(c, _claimants(pos, nxt, c.root), mover) for c in closed if c.ring]
+                    new_rings = [ring_gain(pos, ed, c, _claimants(pos, nxt, c.root)) for c in closed if c.ring]
                     if not new_rings and not _can_still_close(nxt, p, tile, max(0, left_after)):
                         stats["pruned"] += 1
                         continue

@@ -74,6 +74,10 @@ def hint(pos: Position, ed: GnomeHollowEdition, weights: Weights | None = None, 
                 h.lines.append(f"careful: it leaves an unclaimed network of {d.size} tiles that a rival closes "
                                f"with {len(cells)} tile(s) on {where}" if not owner else
                                f"it extends {', '.join(owner)}'s network; {len(cells)} tile(s) on {where} close it")
+    for m in turn.markers:
+        if m.signpost and m.trade:  # trade board variant
+            sid = m.signpost[4:] if m.signpost.startswith("use:") else m.signpost
+            h.lines.append(f"with the ring bonus take signpost {sid}, then trade {ed.trades[sid][m.trade - 1].text()}")
     a = turn.action
     if a is not None:
         if a.kind == "market":
@@ -83,6 +87,9 @@ def hint(pos: Position, ed: GnomeHollowEdition, weights: Weights | None = None, 
             h.lines.append(f"then move a gnome to the flower market for the {a.flower} flower")
         elif a.at is not None:
             h.lines.append(f"then move a gnome to {hex_name(a.at[0])}.{a.at[1]} ({a.kind})")
+            if a.kind == "signpost" and a.trade:
+                sid = next((s for s, k in pos.placed_signposts if k == a.at), None)
+                h.lines.append("and trade " + (ed.trades[sid][a.trade - 1].text() if sid else f"{a.trade}"))
     det = plan.detail
     h.lines.append(f"this turn gains {plan.value:g} (rings {det.get('ring', 0):g}, flowers {det.get('flower', 0):g}, "
                    f"treasure {det.get('treasure', 0):g})")

@@ -13,19 +13,14 @@ from models.gnome_hollow.edition import GnomeHollowEdition
 from models.gnome_hollow.networks import Networks
 from models.gnome_hollow.placement import legal_placements
 from models.gnome_hollow.position import Position
-from solver.gnome_hollow.best import RingGain, Weights, resolve_value
+from solver.gnome_hollow.best import RingGain, Weights, pending_rings, resolve_value, ring_gain
 
 
 def brute_best(pos: Position, ed: GnomeHollowEdition, w: Weights | None = None,
                permits: tuple[str, ...] = ()) -> float:
     w = w or Weights()
-    mover = pos.mover.name
     nets0 = pos.networks(ed)
-    pending = []
-    for g in pos.gnomes:
-        if g.player == mover and g.down and isinstance(g.at, tuple):
-            d = nets0.describe(nets0.root_of(g.at))
-            pending.append(RingGain(d.size, tuple((k, v) for k, v in d.mushrooms.items() if v), True, True))
+    pending = pending_rings(pos, ed, nets0)
     standing = [(g.player, g.at) for g in pos.gnomes if isinstance(g.at, tuple) and not g.down]
     best = [float("-inf")]
 
@@ -45,13 +40,7 @@ def brute_best(pos: Position, ed: GnomeHollowEdition, w: Weights | None = None,
                     if not c.ring:
                         continue
                     who = sorted({pl for pl, at in standing if at in nxt.path_elem and nxt.root_of(at) == c.root})
-                    m = tuple((k, n) for k, n in c.mushrooms.items() if n)
-                    if not who:
-                        new.append(RingGain(c.size, m, False, True))
-                    elif mover in who:
-                        new.append(RingGain(c.size, m, True, True))
-                    else:
-                        new.append(RingGain(c.size, m, False, False))
+                    new.append(ring_gain(pos, ed, c, who))
                 rec(nxt, seq + [p], rings + new, off_used + (tid in pos.offered))
 
     rec(nets0, [], [], 0)

@@ -1,0 +1,48 @@
+"""Ring shapes for the advanced player board: a set of hex cells up to translation, turn and mirror.
+
+A ring's *shape* is the set of cells of its tiles.  Two cell sets have the same shape when one is
+the other turned by a multiple of 60 degrees, optionally mirrored, and shifted.  The turn and the
+mirror are the ones of :mod:`models.core.hexgrid` (turning maps edge direction ``e`` to ``e + 1``,
+the mirror maps ``e`` to ``(6 - e) % 6``), written as linear maps on axial coordinates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from models.core.hexgrid import Hex
+
+Shape = tuple[Hex, ...]
+
+
+def _turn(c: Hex) -> Hex:
+    """One sixth of a turn clockwise: direction (0,-1) N -> (1,-1) NE -> (1,0) SE -> ..."""
+    q, r = c
+    return (-r, q + r)
+
+
+def _mirror(c: Hex) -> Hex:
+    """Reflection across the north-south axis: NE <-> NW, SE <-> SW."""
+    q, r = c
+    return (-q, q + r)
+
+
+def _normal(cells: Iterable[Hex]) -> Shape:
+    cs = sorted(cells)
+    q0 = min(q for q, _ in cs)
+    r0 = min(r for _, r in cs)
+    return tuple(sorted((q - q0, r - r0) for q, r in cs))
+
+
+def canonical(cells: Iterable[Hex]) -> Shape:
+    """The same value for every cell set of the same shape (the least of its 12 images)."""
+    cur = list(cells)
+    if not cur:
+        return ()
+    images = []
+    for mirrored in (False, True):
+        img = [_mirror(c) for c in cur] if mirrored else list(cur)
+        for _ in range(6):
+            images.append(_normal(img))
+            img = [_turn(c) for c in img]
+    return min(images)
