@@ -8,6 +8,13 @@ solves with the main methods (bitboard enumeration, the SAT model, the best
 placement search), checks that those agree with each other, re-checks every
 witness with the rules' own legality test, and only then compares with the
 stored answer.
+
+Running puzzles (question kind ``run``) hold a running position instead (the
+``hedge-mage run`` text notation) and ask for the optimal maze-running plan of
+the round: the main search (solver/hedge_mage/running.py) solves it, its plan
+is replayed with ``check --plan`` semantics (printed, parsed back, executed by
+the rules engine) and must reach the value the search claims; the stored
+witness plan is replayed too.
 """
 
 from __future__ import annotations
@@ -42,6 +49,8 @@ from models.hedge_mage.placement import (
     tile_choice_problem,
 )
 from models.hedge_mage.position import Garden
+from models.hedge_mage.running import Event, RunPosition, execute_plan, running_score, settle_position
+from models.hedge_mage.running_notation import action_to_text, is_run_text, parse_plan, run_from_text, run_to_text
 from solver.core.puzzles import PuzzleOutcome, bundled_puzzle_files
 from solver.core.result import Status
 
@@ -56,7 +65,12 @@ KINDS: dict[str, tuple[set[str], set[str], set[str]]] = {
     "best-block": ({"tiles"}, {"block", "placements"}, {"block", "placements", "choice"}),
     "plan": ({"tiles"}, {"possible"}, {"possible", "witness"}),
     "no-placement": ({"tile"}, {"count"}, {"count", "substitute_count"}),
+    "run": ({"max_states"}, {"rescued", "points", "tokens", "springshrooms", "plan"},
+            {"rescued", "points", "tokens", "springshrooms", "plan"}),
 }
+RUN_KIND = "run"
+RUN_VALUE_KEYS = ("rescued", "points", "tokens", "springshrooms")
+RUN_MAX_STATES = 200_000  # default state budget of a running puzzle (the search then says "unknown")
 QUESTION_TEXT = {
     "count": "how many legal placements does {what} have?",
     "legal": "is {place} legal? if not, which rules does it break, and where?",
@@ -65,6 +79,8 @@ QUESTION_TEXT = {
     "best-block": "which placement of {what} makes the invader's maze hardest (block value)?",
     "plan": "can {what} still all be placed, in this order?",
     "no-placement": "can {what} be placed at all? if not, what happens this round?",
+    "run": "what is the best maze-running plan this round (most gnomes rescued, then most points, "
+           "then fewest tokens and springshrooms spent)?",
 }
 
 
@@ -83,6 +99,7 @@ class Puzzle:
     params: dict[str, Any]  # parsed question parameters (placements as Placement, tiles as list)
     answer: dict[str, Any]  # stored answer, normalised (comparable with a solved answer)
     verified_by: str
+    run: RunPosition | None = None  # a running puzzle's position (settled); ``garden`` is then its board
 
     @property
     def question(self) -> str:
@@ -182,9 +199,17 @@ def load_puzzle(path: str | Path, edition: HedgeMageEdition | None = None) -> Pu
     else:
         ed = edition or load_edition(None)
 
-    garden = _read_position(data["position"], text, loc, ed)
     q = data["question"]
     kind = q.get("kind")
+    run: RunPosition | None = None
+    if kind == RUN_KIND or is_run_text(data["position"]):
+        if kind != RUN_KIND:
+            raise loc.error(f"a running position goes with kind = \"{RUN_KIND}\"", "question",
+                            "kind" if "kind" in q else None, kind)
+        run = _read_run_position(data["position"], loc, ed)
+        garden = run.board
+    else:
+        garden = _read_position(data["position"], text, loc, ed)
     if kind not in KINDS:
         raise loc.error("unknown question kind; expected one of " + ", ".join(KINDS), "question",
                         "kind" if "kind" in q else None, kind)
@@ -207,6 +232,9 @@ def load_puzzle(path: str | Path, edition: HedgeMageEdition | None = None) -> Pu
         if key not in a:
             raise loc.error(f"the answer of a '{kind}' question needs '{key}'", "answer")
     answer = _read_answer(kind, a, garden, ed, loc)
+    if run is not None:
+        params = _read_run_params(q, loc)
+        answer = _read_run_answer(a, ed, loc)
     return Puzzle(
         path=p,
         name=data["name"],
@@ -215,15 +243,16 @@ def load_puzzle(path: str | Path, edition: HedgeMageEdition | None = None) -> Pu
         kind=kind,
         edition=ed,
         garden=garden,
-        position_text=garden_to_text(garden, ed),
+        position_text=garden_to_text(garden, ed) if run is None else run_to_text(run, ed),
         params=params,
         answer=answer,
         verified_by=verified_by.strip(),
+        run=run,
     )
 
 
-def _read_position(position: str, text: str, loc: _Locator, ed: HedgeMageEdition) -> Garden:
-    """Parse the garden string, moving error locations from the string to the file."""
+def _position_offset(loc: _Locator) -> int:
+    """Lines before the position string's first line in the file."""
     offset = 0
     for i, line in enumerate(loc.lines):
         m = re.match(r"^\s*position\s*=\s*(\"\"\"|''')\s*$", line)
@@ -233,12 +262,58 @@ def _read_position(position: str, text: str, loc: _Locator, ed: HedgeMageEdition
         if re.match(r"^\s*position\s*=", line):
             offset = i  # a one-line string: same line
             break
+    return offset
+
+
+def _read_position(position: str, text: str, loc: _Locator, ed: HedgeMageEdition) -> Garden:
+    """Parse the garden string, moving error locations from the string to the file."""
+    offset = _position_offset(loc)
     try:
         return garden_from_text(position, loc.source, ed)
     except NotationError as exc:
         where = None if exc.line is None else exc.line + offset
         raise NotationError(f"in the position: {exc.message}", source=loc.source, line=where,
                             column=exc.column, text=exc.text) from None
+
+
+def _read_run_position(position: str, loc: _Locator, ed: HedgeMageEdition) -> RunPosition:
+    """Parse a running position string (located errors), settled as the CLI settles it on loading."""
+    offset = _position_offset(loc)
+    try:
+        pos = run_from_text(position, loc.source, ed)
+    except NotationError as exc:
+        where = None if exc.line is None else exc.line + offset
+        raise NotationError(f"in the position: {exc.message}", source=loc.source, line=where,
+                            column=exc.column, text=exc.text) from None
+    probs = pos.problems(ed)
+    if probs:
+        raise loc.error("the running position is not well formed: " + "; ".join(probs), None, "position")
+    settled, _woke = settle_position(pos, ed)
+    return settled
+
+
+def _read_run_params(q: dict[str, Any], loc: _Locator) -> dict[str, Any]:
+    out: dict[str, Any] = {"max_states": RUN_MAX_STATES}
+    if "max_states" in q:
+        v = q["max_states"]
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            raise loc.error("expected a positive whole number", "question", "max_states", v)
+        out["max_states"] = v
+    return out
+
+
+def _read_run_answer(a: dict[str, Any], ed: HedgeMageEdition, loc: _Locator) -> dict[str, Any]:
+    out: dict[str, Any] = {k: _int(a[k], loc, k) for k in RUN_VALUE_KEYS}
+    plan = a["plan"]
+    if not isinstance(plan, list) or not all(isinstance(x, str) for x in plan):
+        raise loc.error("expected a list of actions [\"M1>0,1\", \"T\", ...]", "answer", "plan", plan)
+    for x in plan:
+        try:
+            parse_plan(x, ed, loc.source)
+        except NotationError as exc:
+            raise loc.error(f"a plan action does not parse: {exc.message}", "answer", "plan", x) from None
+    out["plan"] = list(plan)
+    return out
 
 
 def _tile_list(value: Any, ed: HedgeMageEdition, loc: _Locator, table: str, key: str) -> list[str]:
@@ -321,6 +396,8 @@ def _read_params(kind: str, q: dict[str, Any], garden: Garden, ed: HedgeMageEdit
         if garden.held_bonus_sigils:
             raise loc.error("best-placement puzzles take gardens without held bonus sigil tokens",
                             "question")
+    elif kind == RUN_KIND:
+        pass  # read by _read_run_params
     elif kind == "plan":
         if "tiles" not in q:
             raise loc.error("a 'plan' question needs tiles = [\"T1\", \"T2\", ...]", "question")
@@ -350,6 +427,8 @@ def _placement_texts(value: Any, ed: HedgeMageEdition, loc: _Locator, key: str) 
 def _read_answer(kind: str, a: dict[str, Any], garden: Garden, ed: HedgeMageEdition,
                  loc: _Locator) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    if kind == RUN_KIND:
+        return out  # read by _read_run_answer
     for key, value in a.items():
         if key == "verified_by":
             continue
@@ -408,6 +487,7 @@ class Solution:
     problems: list[str] = field(default_factory=list)  # methods disagreeing, witnesses failing
     methods: list[str] = field(default_factory=list)
     marks: dict[Cell, str] = field(default_factory=dict)  # cells to draw in the answer picture
+    final: str = ""  # a running puzzle: the position after the plan (text notation)
 
 
 def _optional(module: str) -> ModuleType | None:
@@ -792,6 +872,76 @@ def _solve_no_placement(pz: Puzzle) -> Solution:
     return sol
 
 
+def replay_plan(pos: RunPosition, ed: HedgeMageEdition, plan: list[str]
+                ) -> tuple[dict[str, int] | None, str, list[tuple[str, list[Event], RunPosition]]]:
+    """Execute a plan written in the action notation, as ``check --plan`` does.
+
+    Returns the plan's value (None when illegal), the first illegal action with its reasons
+    ("" when legal), and each executed action with its events and the position after it.
+    """
+    actions = parse_plan("\n".join(plan), ed, "plan")
+    rep = execute_plan(pos, ed, actions)
+    steps = [(action_to_text(s.action, ed), s.events, s.position) for s in rep.steps]
+    if not rep.legal:
+        assert rep.failed is not None
+        what = "the end of the plan" if rep.failed >= len(actions) else \
+            f"action {rep.failed + 1} {action_to_text(actions[rep.failed], ed)}"
+        return None, f"{what}: " + "; ".join(f"[{r}] {m}" for r, m in rep.reasons), steps
+    value = {"rescued": rep.final.total_rescued() - pos.total_rescued(),
+             "points": running_score(rep.final, ed) - running_score(pos, ed),
+             "tokens": rep.final.spent - pos.spent,
+             "springshrooms": len(rep.final.springshrooms) - len(pos.springshrooms)}
+    return value, "", steps
+
+
+def _solve_run(pz: Puzzle) -> Solution:
+    from solver.hedge_mage.running import solve_run
+
+    pos, ed = pz.run, pz.edition
+    assert pos is not None
+    res = solve_run(pos, ed, max_states=pz.params["max_states"])
+    sol = Solution({}, "", methods=["search"])
+    if res.status != Status.OPTIMAL or res.value is None:
+        sol.problems.append(f"the search did not finish ({res.status}: {res.stats.get('reason', '')})")
+        sol.text = "unknown"
+        return sol
+    v = res.value
+    claimed = {"rescued": v.rescued, "points": v.points, "tokens": v.tokens, "springshrooms": v.springshrooms}
+    plan = [action_to_text(a, ed) for a in res.witness]
+    sol.answer = {**claimed, "plan": plan}
+    # replay with check --plan semantics: the printed plan, parsed back and executed by the rules engine
+    got, bad, steps = replay_plan(pos, ed, plan)
+    sol.methods.append("check --plan replay")
+    if got is None:
+        sol.problems.append(f"the search's plan is illegal at {bad}")
+    elif got != claimed:
+        sol.problems.append(f"the search claims {claimed} but its plan replays to {got}")
+    # the stored witness must be legal and reach the stored value (read here only to re-check it)
+    stored = pz.answer.get("plan")
+    if stored is not None:
+        sgot, sbad, _ = replay_plan(pos, ed, stored)
+        want = {k: pz.answer[k] for k in RUN_VALUE_KEYS if k in pz.answer}
+        if sgot is None:
+            sol.problems.append(f"the stored plan is illegal at {sbad}")
+        elif sgot != want:
+            sol.problems.append(f"the stored plan replays to {sgot}, not the stored value {want}")
+    kinds: dict[str, int] = {}
+    for _text_a, events, _p in steps:
+        for e in events:
+            if e.what == "rescue":
+                kinds[e.kind] = kinds.get(e.kind, 0) + 1
+    what = ", ".join(f"{n} {k}" for k, n in kinds.items())
+    sol.text = (f"rescue {v.rescued}" + (f" ({what})" if what else "") + f", points {v.points:+d}, "
+                f"tokens spent {v.tokens}, springshrooms spent {v.springshrooms}: " + " ".join(plan))
+    for i, (a, events, _p) in enumerate(steps, start=1):
+        ev = "; ".join(e.text() for e in events if e.what not in ("bounce", "token"))
+        sol.detail.append((f"{i:2}. {a:<22}" + (f" {ev}" if ev else "")).rstrip())
+    sol.detail.append(f"search: {res.stats.get('states')} states; the plan replayed with check --plan semantics")
+    if steps:
+        sol.final = run_to_text(steps[-1][2], ed)
+    return sol
+
+
 SOLVERS: dict[str, Callable[[Puzzle], Solution]] = {
     "count": _solve_count,
     "legal": _solve_legal,
@@ -800,6 +950,7 @@ SOLVERS: dict[str, Callable[[Puzzle], Solution]] = {
     "best-block": _solve_best_block,
     "plan": _solve_plan,
     "no-placement": _solve_no_placement,
+    RUN_KIND: _solve_run,
 }
 
 
@@ -812,8 +963,8 @@ def compare(pz: Puzzle, sol: Solution) -> list[str]:
     """Differences between the stored answer and the solution (empty list: they agree)."""
     out = []
     for key, stored in pz.answer.items():
-        if key == "witness":
-            continue  # a plan's witness is re-checked, not compared
+        if key in ("witness", "plan"):
+            continue  # a witness (placements or running plan) is re-checked, not compared
         if key == "choice" and pz.kind == "best-block" and _optional("solver.hedge_mage.best") is None:
             continue  # the tie-break order belongs to the best placement search
         found = sol.answer.get(key)
@@ -835,6 +986,7 @@ LEGEND = {
     "best-block": "# the chosen placement's cells, @ its sigil",
     "plan": "1, 2, 3 ...: the cells placed at that step",
     "no-placement": "",
+    RUN_KIND: "the garden after the plan",
 }
 
 
@@ -848,6 +1000,12 @@ def draw(garden: Garden, ed: HedgeMageEdition, marks: dict[Cell, str]) -> str:
     for r, row in enumerate(tokens):
         lines.append(str(r).rjust(rw - 2) + "  " + "".join(t.ljust(width) for t in row).rstrip())
     return "\n".join(lines)
+
+
+def _grid_of(position_text: str) -> str:
+    """The grid part of a position in the text notation (after the first blank line)."""
+    _head, _sep, grid = position_text.partition("\n\n")
+    return grid.rstrip("\n")
 
 
 def run_puzzle(path: str | Path) -> PuzzleOutcome:
@@ -888,5 +1046,6 @@ def run_puzzle(path: str | Path) -> PuzzleOutcome:
         data={"kind": pz.kind, "title": pz.title, "about": pz.about, "found": sol.answer,
               "stored": pz.answer, "methods": sol.methods, "problems": sol.problems + diffs,
               **({"picture": draw(pz.garden, pz.edition, sol.marks), "legend": LEGEND[pz.kind]}
-                 if sol.marks else {})},
+                 if sol.marks else {}),
+              **({"picture": _grid_of(sol.final), "legend": LEGEND[pz.kind]} if sol.final else {})},
     )
