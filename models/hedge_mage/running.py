@@ -413,6 +413,7 @@ def _rescue(w: _W, i: int) -> None:
 def bounce_options(w: _W, start: Cell, mage: int | None, gnome: int | None) -> list[tuple[Cell, ...]]:
     """Every complete bounce chain for the character(s) on springshroom ``start`` (() when none is possible)."""
     sleeping_alone = gnome is not None and mage is None and not w.gnomes[gnome]["awake"]
+    awake_alone = gnome is not None and mage is None and bool(w.gnomes[gnome]["awake"])
     out: list[tuple[Cell, ...]] = []
 
     def landings(cur: Cell, seen: set[Cell]) -> list[Cell]:
@@ -421,8 +422,8 @@ def bounce_options(w: _W, start: Cell, mage: int | None, gnome: int | None) -> l
             d = (cur[0] + dr, cur[1] + dc)
             if not (0 <= d[0] < w.rows and 0 <= d[1] < w.cols) or d in seen:
                 continue
-            if w.chars_at(d, skip_mage=mage, skip_gnome=gnome):
-                continue
+            if w.chars_at(d, skip_mage=mage, skip_gnome=gnome) and not (awake_alone and d in w.pos.tunnel_set):
+                continue  # a character there (an awake gnome is rescued on an occupied tunnel: rulings)
             if sleeping_alone and d in w.pos.tunnel_set:
                 continue
             res.append(d)
@@ -482,8 +483,11 @@ def _transit_of(w: _W, mage: int | None, gnome: int | None) -> bool:
     return g["carried_by"] is None and bool(w.chars_at(g["at"], skip_gnome=gnome))  # type: ignore[arg-type]
 
 
-def find_gnome(w: _W, kind: str, at: Cell) -> int | None:
+def find_gnome(w: _W, kind: str, at: Cell, transit: tuple[str, int] | None = None) -> int | None:
+    """The gnome an action names by kind and space; of two there, the one passing through (only it may act)."""
     cands = [i for i, g in enumerate(w.gnomes) if g["kind"] == kind and g["at"] == at]
+    if transit is not None and transit[0] == "gnome" and transit[1] in cands:
+        return transit[1]
     return cands[0] if cands else None
 
 
@@ -538,7 +542,8 @@ def apply_action(pos: RunPosition, ed: HedgeMageEdition, a: Action, continues: b
     if tr is not None:
         ok = False
         if tr[0] in ("mage", "mage-step") and m == tr[1]:
-            ok = a.kind == "step" or (a.kind == "pickup" and tr[0] == "mage")
+            ok = a.kind == "step" or (a.kind == "pickup" and tr[0] == "mage" and bool(a.path)
+                                      and a.path[0] == pos.mages[m])
         elif tr[0] == "gnome" and m is None and a.kind == "step":
             g = pos.gnomes[tr[1]]
             ok = a.at == g.at and a.who == g.kind
@@ -546,8 +551,13 @@ def apply_action(pos: RunPosition, ed: HedgeMageEdition, a: Action, continues: b
             who = f"mage {tr[1] + 1}" if tr[0] != "gnome" else f"the {pos.gnomes[tr[1]].kind} gnome"
             where = pos.mages[tr[1]] if tr[0] != "gnome" else pos.gnomes[tr[1]].at
             need = "step on" if tr[0] != "mage" else "step on or pick up the gnome there"
-            raise Illegal([("occupied-end", f"occupied end space: {who} is on {cname(where)} with another "
-                            f"character and must {need} first")])
+            first = [("occupied-end", f"occupied end space: {who} is on {cname(where)} with another "
+                      f"character and must {need} first")]
+            try:  # every reason: also what is wrong with the action itself
+                apply_action(replace(pos, transit=None), ed, a, continues=True)
+            except Illegal as exc:
+                first += [r for r in exc.reasons if r[0] != "occupied-end" or "would end" not in r[1]]
+            raise Illegal(first)
     if m is not None:
         if m >= len(w.mages) or m < 0:
             raise Illegal([("no-such-mage", f"there is no mage {a.who}")])
@@ -556,6 +566,7 @@ def apply_action(pos: RunPosition, ed: HedgeMageEdition, a: Action, continues: b
             transit = ("mage", m) if _transit_of(w, m, None) else None
         elif a.kind == "pickup":
             _pickup(w, m, a.path[0], reasons, tr)
+            transit = ("mage", m) if _transit_of(w, m, None) else None
         elif a.kind == "drop":
             transit = _drop(w, m, a.path[0], a.bounces, reasons)
         else:  # pragma: no cover - the parser only makes the kinds above
@@ -563,7 +574,7 @@ def apply_action(pos: RunPosition, ed: HedgeMageEdition, a: Action, continues: b
     else:
         if a.at is None:
             raise Illegal([("no-gnome", "a gnome action needs the gnome's space")])
-        gi = find_gnome(w, a.who, a.at)
+        gi = find_gnome(w, a.who, a.at, tr)
         if gi is None:
             raise Illegal([("no-gnome", f"no {a.who} gnome on {cname(a.at)}")])
         gi = _gnome_path(w, gi, a, reasons)
@@ -708,7 +719,8 @@ def _drop(w: _W, m: int, t: Cell, bounces: tuple[Cell, ...], reasons: list[tuple
     elif t != mc and mc in w.pos.hedge and t not in w.pos.hedge:
         rs.append(("too-far-down", f"too far down: mage {m + 1} on the hedge at {cname(mc)} cannot drop onto the "
                    f"ground at {cname(t)}"))
-    if t != mc:
+    awake_into_tunnel = gi is not None and bool(w.gnomes[gi]["awake"]) and t in w.pos.tunnel_set
+    if t != mc and not awake_into_tunnel:  # a character on a tunnel does not block a rescue (rulings)
         occ = w.chars_at(t, skip_mage=m)
         if occ:
             rs.append(("occupied-end", f"occupied end space: {', '.join(occ)} on {cname(t)}"))
@@ -762,12 +774,6 @@ class PlanReport:
         return self.failed is None
 
 
-def _same_actor(a: Action, b: Action, pos_after: RunPosition) -> bool:
-    if a.mage is not None:
-        return b.mage == a.mage and b.kind in ("step", "pickup")
-    return b.mage is None and b.kind == "step"
-
-
 def is_character_action(a: Action) -> bool:
     return a.kind in ("step", "pickup", "drop")
 
@@ -778,8 +784,10 @@ def execute_plan(pos: RunPosition, ed: HedgeMageEdition, plan: Iterable[Action])
     cur = pos
     steps: list[StepReport] = []
     for i, a in enumerate(actions):
+        # a character may end an action on an occupied space when another character action follows:
+        # if that one is not its own, the later action is the illegal one (it breaks the transit)
         nxt = next((b for b in actions[i + 1:] if is_character_action(b)), None)
-        cont = nxt is not None and is_character_action(a) and _same_actor(a, nxt, cur)
+        cont = nxt is not None
         try:
             cur2, events = apply_action(cur, ed, a, continues=cont)
         except Illegal as exc:
@@ -819,7 +827,15 @@ def run_position_from_garden(g: Garden, ed: HedgeMageEdition, enchantments: tupl
     """A running position from a building-phase garden (the rival's): its characters, settled."""
     board = board_of(g)
     mages = tuple(m.at for m in g.mages)
-    gnomes = tuple(RGnome(x.at, x.kind, x.awake) for x in g.gnomes)
+    # a gnome on a mage's space stands on that mage: it is carried (rulings); the first one per mage
+    gnome_list: list[RGnome] = []
+    carrying: set[int] = set()
+    for x in sorted(g.gnomes, key=lambda x: (x.at, x.kind, x.awake)):
+        carrier = next((i for i, mc in enumerate(mages) if mc == x.at and i not in carrying), None)
+        if carrier is not None:
+            carrying.add(carrier)
+        gnome_list.append(RGnome(x.at, x.kind, x.awake, carrier))
+    gnomes = tuple(gnome_list)
     pos = RunPosition(board=board, enchantments=enchantments, mages=mages, gnomes=gnomes, points=points,
                       springshrooms=g.springshrooms,
                       tokens=ed.start_movement_tokens if tokens is None else tokens,

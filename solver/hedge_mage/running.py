@@ -27,11 +27,12 @@ Sound reductions (docs/rules/hedge-mage-running.md, "Solving"):
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from models.core.grid import Cell
 from models.hedge_mage.edition import HedgeMageEdition
+from models.hedge_mage.enchantments import Cond
 from models.hedge_mage.running import (
     ORTH,
     Action,
@@ -43,6 +44,23 @@ from models.hedge_mage.running import (
     running_score,
 )
 from solver.core.result import Result, Status
+from solver.hedge_mage.run_engine import (
+    GNOMES,
+    GONE,
+    MAGES,
+    RESCUED,
+    SHROOMS,
+    SIG,
+    SPENT,
+    STOK,
+    TOKENS,
+    TRANSIT,
+    USED,
+    Act,
+    Engine,
+    State,
+    may_hold,
+)
 
 Value = tuple[int, int, int, int]  # (rescued, points, -(tokens + springshrooms spent), -unit actions)
 NEG: Value = (-1, -(10**9), -(10**9), -(10**9))
@@ -57,7 +75,7 @@ class PlanValue:
     tokens: int
     springshrooms: int
 
-    def key(self) -> Value:
+    def key(self) -> tuple[int, int, int]:
         return (self.rescued, self.points, -(self.tokens + self.springshrooms))
 
     def to_json(self) -> dict[str, int]:
@@ -326,13 +344,20 @@ class _Search:
 
 
 def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True,
-              max_states: int | None = None) -> Result:
+              max_states: int | None = None, bounds: bool = True) -> Result:
     """The optimal plan for the round from ``pos``.
 
     Returns status OPTIMAL with a :class:`PlanValue` and the plan (merged path actions), or
     UNKNOWN (no plan) when more than ``max_states`` states would be explored.  The position
     must be settled (nobody passing through another character).
+
+    ``relevant_only`` (default): the fast search (:func:`_solve_fast`: compact states,
+    dominance, symmetry, branch and bound when ``bounds``).  ``relevant_only=False``: the
+    unpruned reference, a memoised depth-first search over every unit action applied by the
+    rules engine of record (springshroom placements tried everywhere; tests only: slow).
     """
+    if relevant_only:
+        return _solve_fast(pos, ed, max_states, bounds)
     t0 = time.perf_counter()
     s = _Search(ed, relevant_only, {}, max_states=max_states)
     try:
@@ -351,18 +376,272 @@ def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True
                   time.perf_counter() - t0)
 
 
-def bfs_plain(pos: RunPosition, ed: HedgeMageEdition) -> tuple[Value, int]:
-    """Plain exhaustive enumeration without memoisation or reductions (benchmarks only: tiny allowances)."""
+def bfs_plain(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None = None) -> tuple[Value | None, int]:
+    """Plain exhaustive enumeration without memoisation or reductions (benchmarks and tests: tiny allowances).
+
+    Returns the best (rescued, points, -cost, -unit actions) in absolute terms and the number of
+    action sequences enumerated; (None, count) when more than ``max_states`` would be.
+    """
     count = 0
 
     def go(p: RunPosition) -> Value:
         nonlocal count
         count += 1
+        if max_states is not None and count > max_states:
+            raise _Budget
         best: Value = (p.total_rescued(), running_score(p, ed), 0, 0) if p.transit is None else NEG
         for acts, nxt, t, s in successors(p, ed, relevant_only=False):
             r, q, c, n = go(nxt)
             best = max(best, (r, q, c - t - s, n - len(acts)))
         return best
 
-    v = go(pos)
+    try:
+        v = go(pos)
+    except _Budget:
+        return None, count
     return v, count
+
+
+# ---------------------------------------------------------------------------------------------
+# The fast search: compact states (solver/hedge_mage/run_engine.py), breadth-first by the number
+# of unit actions, dominance and mage symmetry, branch and bound.  Soundness: docs/rules/
+# hedge-mage-running.md, "Solving".
+
+
+def _canon(eng: Engine, s: State) -> tuple[tuple[object, ...], tuple[int, ...]]:
+    """The state without its resources and with the mages unnumbered, and its resources (higher is better).
+
+    Resources: each mage's and each self-moved gnome's points left, the allowance (for gnomes
+    that have not moved yet), movement tokens held, minus tokens spent.
+    """
+    mages, used, gnomes = s[MAGES], s[USED], s[GNOMES]
+    allow = eng.points + s[SPENT]
+    carrying: dict[int, tuple[str, bool, bool]] = {g[3]: (g[1], g[2], g[4] >= 0) for g in gnomes if g[3] >= 0}
+    if len(mages) == 2 and (mages[1], carrying.get(1, ()), used[1]) < (mages[0], carrying.get(0, ()), used[0]):
+        order: tuple[int, ...] = (1, 0)
+    elif len(mages) <= 2:
+        order = tuple(range(len(mages)))
+    else:  # pragma: no cover - the default edition has two mages
+        order = tuple(sorted(range(len(mages)), key=lambda i: (mages[i], carrying.get(i, ()), used[i])))
+    ents = tuple((g[0], g[1], g[2], g[3] >= 0, g[4] >= 0) for g in gnomes)
+    tr = s[TRANSIT]
+    trc: tuple[object, ...] | None = None
+    if tr is not None:
+        trc = ("gnome", ents[tr[1]]) if tr[0] == "gnome" else (tr[0], order.index(tr[1]))
+    key = (tuple((mages[i], carrying.get(i)) for i in order), ents, s[SHROOMS], s[STOK], s[SIG],
+           s[RESCUED], s[GONE], trc)
+    vec = tuple(allow - used[i] for i in order) + tuple(allow - g[4] for g in gnomes if g[4] >= 0) + \
+        (allow, s[TOKENS], -s[SPENT])
+    return key, vec
+
+
+class _Bound:
+    """An admissible upper bound on (gnomes rescued, points) reachable from a state.
+
+    A gnome can be rescued only if it is awake or its kind's card can hold somewhere on this
+    board (static analysis of the condition), and only by moving it from its space to a tunnel:
+    at least the Manhattan distance D.  Every unit of movement moves a gnome at most one space
+    (a step, a pick-up or drop from the next space, a carried step), plus at most one space per
+    springshroom that can be on the board in a bounce chain (and a placement beneath a
+    character bounces it that far for no movement point).  The movement left is at most the
+    points left of both mages and of one gnome per kind, each raised by every movement token
+    that can still be spent (held + movement bonuses left on the tracks, capped).  A gnome that
+    cannot walk all the way itself must first be reached by a mage: that mage walks at least
+    its Manhattan distance - 1 minus the gnome's own walk, before any of its points move the
+    gnome, so a gnome whose D plus that approach exceeds all the movement left is out.  The
+    number of rescues is at most the largest k whose k smallest D (of the gnomes left) fit into
+    the movement left.  Points: every track at its best reachable space plus every gnome awake.
+    """
+
+    def __init__(self, eng: Engine, ed: HedgeMageEdition, pos: RunPosition) -> None:
+        self.eng = eng
+        self.rules = ed.running
+        self.wakeable = {k: _can_hold(eng, c) for k, c in eng.raw_conds.items()}
+        tunnels = [i for i in range(eng.n) if eng.tunnel[i]]
+        self.dist = [min((abs(i // eng.cols - t // eng.cols) + abs(i % eng.cols - t % eng.cols) for t in tunnels),
+                         default=10**6) for i in range(eng.n)]
+        self.track_len = {k: len(self.rules.tracks.get(k, ())) for k in eng.kinds}
+
+    def value(self, s: State) -> tuple[int, int]:
+        eng = self.eng
+        rescued = s[RESCUED]
+        allow = eng.points + s[SPENT]
+        # movement bonuses and springshroom bonuses still on the tracks
+        mv_left = sh_left = 0
+        for k, kind in enumerate(eng.kinds):
+            for j in range(rescued[k], self.track_len[kind]):
+                b = self.rules.bonus(kind, j)
+                mv_left += b == "movement"
+                sh_left += b == "springshroom"
+        extra = min(eng.cap, s[TOKENS] + mv_left)
+        shrooms_max = len(s[SHROOMS]) + s[STOK] + sh_left
+        factor = 1 + shrooms_max
+        free = (s[STOK] + sh_left) * shrooms_max
+        mage_budget = sum(max(0, allow - u) + extra for u in s[USED])
+        moved = {g[1]: g[4] for g in s[GNOMES] if g[4] >= 0}
+        cands: list[int] = []
+        per_kind: dict[str, int] = {}
+        own_total: dict[str, int] = {}
+        sleeping_ok = 0
+        awake_now = 0
+        cols = eng.cols
+        for g in s[GNOMES]:
+            if g[2]:
+                awake_now += 1
+            elif self.wakeable.get(g[1], False):
+                sleeping_ok += 1
+            else:
+                continue
+            kind = g[1]
+            own = 0  # what the gnome can walk itself: its kind's mover, if that can still be it
+            if kind not in s[GONE] and (kind not in moved or g[4] >= 0):
+                own = max(0, allow - max(g[4], 0)) + extra
+            own_total[kind] = max(own_total.get(kind, 0), own)
+            # a mage must first reach it (unless it walks): Manhattan distance - 1, minus its own walk
+            if g[3] >= 0:
+                approach = 0
+            else:
+                r, c = divmod(g[0], cols)
+                approach = min((abs(r - m // cols) + abs(c - m % cols) - 1 for m in s[MAGES]), default=10**6)
+            need = self.dist[g[0]] + max(0, approach - own)
+            if need > (own + mage_budget) * factor + free:
+                continue  # cannot be rescued, even with every point spent on it alone
+            cands.append(self.dist[g[0]])
+            per_kind[kind] = per_kind.get(kind, 0) + 1
+        budget = (mage_budget + sum(own_total.get(k, 0) for k in per_kind)) * factor + free
+        cands.sort()
+        k = 0
+        total = 0
+        for d in cands:
+            total += d
+            if total > budget:
+                break
+            k += 1
+        # points: per kind the best track space reachable with at most k more rescues of that kind
+        pts = 0
+        for ki, kind in enumerate(eng.kinds):
+            n = rescued[ki]
+            pts += max(self.rules.track_points(kind, n + j) for j in range(min(k, per_kind.get(kind, 0)) + 1))
+        pts += self.rules.awake_rival_points * (awake_now + sleeping_ok)
+        return sum(rescued) + k, pts
+
+
+def _can_hold(eng: Engine, cond: Cond) -> bool:
+    """Whether ``cond`` can hold for some gnome somewhere on this board."""
+    return any(may_hold(eng, cond, i) for i in range(eng.n))
+
+
+def _beam(eng: Engine, s0: State, f: Callable[[State, int], tuple[int, int, int, int]], bound: _Bound,
+          width: int, max_depth: int) -> tuple[tuple[int, int, int, int], list[Act]]:
+    """A quick feasible plan (beam search over the same moves): the first incumbent for branch and bound."""
+    best = f(s0, 0)
+    best_units: list[Act] = []
+    layer: list[tuple[State, list[Act]]] = [(s0, [])]
+    seen: set[State] = {s0}
+    for _ in range(max_depth):
+        nxt: list[tuple[tuple[object, ...], State, list[Act]]] = []
+        for s, units in layer:
+            for acts, s2, _t, _s in eng.successors(s):
+                if s2 in seen:
+                    continue
+                seen.add(s2)
+                u2 = units + list(acts)
+                if s2[TRANSIT] is None:
+                    v = f(s2, len(u2))
+                    if v > best:
+                        best, best_units = v, u2
+                r, p = bound.value(s2)
+                nxt.append(((r, p, f(s2, len(u2))), s2, u2))
+        if not nxt:
+            break
+        nxt.sort(key=lambda x: x[0], reverse=True)
+        layer = [(s2, u2) for _k, s2, u2 in nxt[:width]]
+    return best, best_units
+
+
+def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, bounds: bool) -> Result:
+    t0 = time.perf_counter()
+    eng = Engine(pos, ed)
+    s0 = eng.state(pos)
+    spent0, shrooms0 = s0[SPENT], len(s0[SHROOMS])
+    rules = ed.running
+    kinds = eng.kinds
+
+    def score(s: State) -> int:
+        return sum(rules.track_points(k, n) for k, n in zip(kinds, s[RESCUED], strict=True)) + \
+            rules.awake_rival_points * sum(1 for g in s[GNOMES] if g[2])
+
+    def cost(s: State) -> int:
+        return (s[SPENT] - spent0) + (len(s[SHROOMS]) - shrooms0)
+
+    def f(s: State, depth: int) -> tuple[int, int, int, int]:
+        return (sum(s[RESCUED]), score(s), -cost(s), -depth)
+
+    bound = _Bound(eng, ed, pos) if bounds else None
+    best = f(s0, 0)
+    best_units: list[Act] | None = []
+    if bound is not None:
+        best, best_units = _beam(eng, s0, f, bound, width=30, max_depth=60)
+    best_id = -1  # a node of the breadth-first search that beats the incumbent, if any
+    nodes: list[tuple[State, int, tuple[Act, ...]]] = [(s0, -1, ())]
+    front: dict[tuple[object, ...], list[tuple[tuple[int, ...], int]]] = {}
+    buckets: dict[int, list[int]] = {0: [0]}
+    expanded = pruned = 0
+
+    def dominated(key: tuple[object, ...], vec: tuple[int, ...], depth: int) -> bool:
+        for u, d in front.get(key, ()):
+            if d <= depth and all(a >= b for a, b in zip(u, vec, strict=True)):
+                return True
+        return False
+
+    def hopeless(s: State, depth: int) -> bool:
+        # nothing below can beat the incumbent: its (rescued, points, -cost) bound is lower, or equal
+        # while every plan through here is at least as long
+        if bound is None:
+            return False
+        r, p = bound.value(s)
+        ub = (r, p, -cost(s))
+        return ub < best[:3] or (ub == best[:3] and -depth <= best[3])
+
+    while buckets:
+        depth = min(buckets)
+        for sid in buckets.pop(depth):
+            s = nodes[sid][0]
+            key, vec = _canon(eng, s)
+            if dominated(key, vec, depth):
+                continue
+            front.setdefault(key, []).append((vec, depth))
+            if s[TRANSIT] is None:
+                v = f(s, depth)
+                if v > best:
+                    best, best_id, best_units = v, sid, None
+            if hopeless(s, depth):
+                pruned += 1
+                continue
+            expanded += 1
+            if max_states is not None and expanded > max_states:
+                return Result(Status.UNKNOWN, None, None,
+                              {"states": expanded, "method": "search",
+                               "reason": f"state budget of {max_states} exhausted"}, time.perf_counter() - t0)
+            for acts, nxt, _t, _s in eng.successors(s):
+                d2 = depth + len(acts)
+                k2, v2 = _canon(eng, nxt)
+                if dominated(k2, v2, d2):
+                    continue
+                nodes.append((nxt, sid, acts))
+                buckets.setdefault(d2, []).append(len(nodes) - 1)
+    if best_units is None:
+        best_units = []
+        node = best_id
+        while node > 0:
+            _st, parent, back = nodes[node]
+            best_units[:0] = list(back)
+            node = parent
+    actions = [eng.action(a) for a in best_units]
+    tokens = sum(1 for a in actions if a.kind == "token")
+    shrooms = sum(1 for a in actions if a.kind == "shroom")
+    r, p, c, _n = best
+    assert -c == tokens + shrooms
+    value = PlanValue(r - sum(s0[RESCUED]), p - score(s0), tokens, shrooms)
+    return Result(Status.OPTIMAL, value, merge_plan(actions),
+                  {"states": expanded, "pruned": pruned, "method": "search"}, time.perf_counter() - t0)

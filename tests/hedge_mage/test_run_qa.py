@@ -281,13 +281,10 @@ def test_reference_on_documented_examples() -> None:
 
 def plan_sample(seeds: range, tmp: Path, small: bool, per_position: int = 4) -> tuple[dict[str, int], list[str]]:
     """Compare random plans (and mid-round positions) on generated positions; counts and disagreements."""
-    stats = {"plans": 0, "legal": 0, "illegal": 0, "mid_round": 0, "skipped_shared_kind_space": 0}
+    stats = {"plans": 0, "legal": 0, "illegal": 0, "mid_round": 0}
     bad: list[str] = []
 
     def one(case: Case, pos_file: str, plan: list[str], rules: R.Rules, s0: R.State) -> dict[str, Any] | None:
-        if R.shared_kind_space(rules, s0, plan):  # known engine bug, see test_two_gnomes_of_a_kind_on_one_space
-            stats["skipped_shared_kind_space"] += 1
-            return None
         b, eng, ref = compare_plan(case, pos_file, plan)
         stats["plans"] += 1
         stats["legal" if ref.legal else "illegal"] += 1
@@ -381,9 +378,6 @@ springshroom-tokens: 0
 """
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: with two gnomes of a kind on one space (one passing the other), "
-                   "`f0,1>...` names the resting gnome instead of the one in transit, which alone may act; a legal "
-                   "plan is rejected as second-gnome/asleep")
 def test_two_gnomes_of_a_kind_on_one_space(tmp_path: Path) -> None:
     """The flower from 0,2 passes the flower on 0,1, a token is spent in between, then it moves on: legal."""
     pos_file = tmp_path / "shared.txt"
