@@ -1,12 +1,15 @@
 """Hexen Rennen benchmark: one table, every method run in this process on the same positions.
 
-    python3 benchmarks/hexen_rennen.py [--positions 40] [--max-steps 6] [--expect 10]
+    python3 benchmarks/hexen_rennen.py [--positions 40] [--max-steps 6] [--expect 10] [--small 20]
 
 (a) optimal chain (``solve_chain``: minimax and cooperative for every witch): time and states searched;
 (b) the z3 verifier on the same turns (bound proof + Optimize + two strategy proofs) vs the search:
     the ratio z3 time / search time; values asserted equal;
-(c) expectimax before rolling (``expect_turn``, all six rolls) on mid-game positions from ``random``:
-    time and states, and how many hit the node budget.
+(c) expectimax before rolling (``expect_turn``, all six rolls, all witches) against the naive reference
+    (tests/hexen_rennen/expect_reference.py: no memo, no classes, no pruning) on small positions where the
+    reference finishes: time ratio, values asserted equal;
+(d) expectimax on positions from ``new`` (2/3/4 players) and ``random`` after --turns-list turns: time,
+    states, and how many exceed the state budget (these have no baseline that finishes).
 
 Positions: ``solver.hexen_rennen.generate.rich_position`` seeds 0.. (rolls 1..6 in turn); for (b) only
 turns whose longest chain is at most --max-steps (z3 time grows quickly with the unrolling).
@@ -24,20 +27,23 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from models.hexen_rennen.edition import default_edition  # noqa: E402
-from models.hexen_rennen.setup import random_position  # noqa: E402
+from models.hexen_rennen.setup import new_position, random_position  # noqa: E402
 from models.hexen_rennen.turn import Turn, movable_witches  # noqa: E402
 from solver.hexen_rennen.chain import solve_chain  # noqa: E402
 from solver.hexen_rennen.expect import BudgetExceeded, expect_turn  # noqa: E402
 from solver.hexen_rennen.generate import rich_position  # noqa: E402
 from solver.hexen_rennen.smt import longest_chain, verify_turn  # noqa: E402
+from tests.hexen_rennen.expect_reference import TooBig, reference_turn  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--max-steps", type=int, default=6)
-    ap.add_argument("--expect", type=int, default=10)
+    ap.add_argument("--expect", type=int, default=3, help="(d): seeds per player count and kind")
     ap.add_argument("--budget", type=int, default=300000)
+    ap.add_argument("--small", type=int, default=20, help="(c): small positions compared with the naive reference")
+    ap.add_argument("--turns-list", default="12,30,60", help="(d): random turns before the position")
     args = ap.parse_args()
     ed = default_edition()
     search_t, search_nodes, z3_t, longest = [], [], [], []
@@ -67,17 +73,36 @@ def main() -> None:
         z3_t.append(t2 - t1)
         longest.append(steps)
         checked += 1
-    exp_t, exp_nodes, over = [], [], 0
-    for s in range(args.expect):
-        pos, _ = random_position(ed, s, 2 + s % 3, turns=20 + s)
+    small_new, small_ref, small_nodes = [], [], []
+    s = 5000
+    while len(small_new) < args.small:
+        pos = rich_position(ed, s, face_up=0.7, keep_cards=0.4)
+        s += 1
         t0 = time.perf_counter()
         try:
-            res = expect_turn(pos, ed, max_nodes=args.budget)
-        except BudgetExceeded:
-            over += 1
+            _, _, ref = reference_turn(pos, ed, limit=200000)
+        except TooBig:
             continue
-        exp_t.append(time.perf_counter() - t0)
-        exp_nodes.append(res.nodes)
+        t1 = time.perf_counter()
+        res = expect_turn(pos, ed)
+        t2 = time.perf_counter()
+        assert res.exact_overall == ref, s - 1
+        small_ref.append(t1 - t0)
+        small_new.append(t2 - t1)
+        small_nodes.append(res.nodes)
+    big: list[tuple[str, int, float | None, int | None]] = []  # (kind, players, seconds or None, states)
+    turns_list = [int(x) for x in args.turns_list.split(",") if x]
+    for n in (2, 3, 4):
+        for s in range(args.expect):
+            cases = [("new", new_position(ed, n, s))]
+            cases += [(f"random {k} turns", random_position(ed, s, n, turns=k)[0]) for k in turns_list]
+            for kind, pos in cases:
+                t0 = time.perf_counter()
+                try:
+                    res = expect_turn(pos, ed, max_nodes=args.budget)
+                    big.append((kind, n, time.perf_counter() - t0, res.nodes))
+                except BudgetExceeded:
+                    big.append((kind, n, None, None))
     ts, tz = sum(search_t), sum(z3_t)
     rows = [
         ("chain search (minimax + cooperative, all witches)", f"{len(search_t)} turns",
@@ -86,11 +111,20 @@ def main() -> None:
         ("z3 verification of the same turns", f"{len(z3_t)} turns",
          f"mean {1000 * statistics.mean(z3_t):.1f} ms, max {1000 * max(z3_t):.1f} ms",
          f"z3 / search = {tz / ts:.0f}x (longest chain <= {max(longest)} steps)"),
-        ("expectimax before rolling (6 rolls, all witches)", f"{len(exp_t)} positions",
-         (f"mean {1000 * statistics.mean(exp_t):.1f} ms, max {1000 * max(exp_t):.1f} ms" if exp_t else "-"),
-         (f"states mean {statistics.mean(exp_nodes):.0f}, max {max(exp_nodes)}; "
-          f"{over} over the {args.budget}-state budget" if exp_t else f"{over} over budget")),
+        ("expectimax vs naive reference (6 rolls, all witches)", f"{len(small_new)} small positions",
+         f"mean {1000 * statistics.mean(small_new):.2f} ms vs {1000 * statistics.mean(small_ref):.1f} ms",
+         f"naive / expectimax = {sum(small_ref) / sum(small_new):.1f}x; states mean "
+         f"{statistics.mean(small_nodes):.0f}; values equal"),
     ]
+    for kind in ["new"] + [f"random {k} turns" for k in turns_list]:
+        for n in (2, 3, 4):
+            got = [(t, st) for k, p, t, st in big if k == kind and p == n]
+            ok = [(t, st) for t, st in got if t is not None and st is not None]
+            rows.append((f"expectimax, {kind}, {n} players", f"{len(got)} positions",
+                         (f"mean {1000 * statistics.mean(t for t, _ in ok):.1f} ms, max "
+                          f"{1000 * max(t for t, _ in ok):.1f} ms" if ok else "-"),
+                         (f"states mean {statistics.mean(st for _, st in ok):.0f}, max {max(st for _, st in ok)}; "
+                          if ok else "") + f"{len(got) - len(ok)} over the {args.budget}-state budget"))
     w = [max(len(r[i]) for r in rows) for i in range(4)]
     for r in rows:
         print("  ".join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip())

@@ -275,12 +275,13 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
 def _solve_expect(args: argparse.Namespace, p: Position, ed: HexenEdition) -> Answer:
     from solver.hexen_rennen.expect import BudgetExceeded, expect_turn
 
+    rolls = [need_roll(args, ed)] if args.roll is not None else None
     try:
-        res = expect_turn(p, ed, rules_of(args), rolls=[args.roll] if args.roll is not None else None,
+        res = expect_turn(p, ed, rules_of(args), rolls=rolls,
                           max_nodes=args.max_nodes)
     except BudgetExceeded as exc:
         data = {"status": "unknown", "value": None, "reason": str(exc), "max_nodes": args.max_nodes}
-        return Answer(data, f"unknown: {exc} for one (witch, roll); raise --max-nodes to search further", NO)
+        return Answer(data, f"unknown: {exc} for one witch; raise --max-nodes to search further", NO)
     data = res.to_json()
     rows = []
     for w in res.witches:
@@ -292,7 +293,7 @@ def _solve_expect(args: argparse.Namespace, p: Position, ed: HexenEdition) -> An
     best = "  ".join(f"{r}: {('-' if b is None else f'{v:.3f} (witch {b})')}"
                      for r, (v, b) in res.best_by_roll.items())
     lines.append("best per roll: " + best)
-    lines.append(f"expected value with the best witch for each roll: {res.overall:.3f}"
+    lines.append(f"expected value with the best witch for each roll: {res.overall:.3f} (exactly {res.exact_overall})"
                  + (f" (over rolls where some witch moves; P(no move) = {res.p_no_move:.3f})" if res.p_no_move else ""))
     lines.append(f"searched {res.nodes} states in {res.seconds:.3f}s")
     data["status"] = "optimal"
@@ -377,10 +378,12 @@ def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> 
     p.add_argument("position")
     p.add_argument("--roll", type=int)
     p.add_argument("--expect", action="store_true",
-                   help="before rolling: expected value of each witch per roll (expectimax over die and tiles)")
+                   help="before rolling: exact expected final field of each witch per roll (expectimax over the "
+                        "die and the face-down tiles; with --roll R only that roll)")
     p.add_argument("--verify", action="store_true", help="also verify the values with the z3 encoding")
     p.add_argument("--max-nodes", type=int, default=300000,
-                   help="--expect: give up (exit 1, status unknown) past this many states per witch and roll")
+                   help="--expect: give up (exit 1, status unknown) past this many states for one witch "
+                        "(all rolls together; default 300000)")
     rules(p)
     add_common(p)
     p.set_defaults(func=cmd_solve)

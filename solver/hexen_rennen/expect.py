@@ -1,112 +1,341 @@
 """Expectimax before rolling: the expected final field of every witch for every roll.
 
-Chance enters twice: the die (uniform over the edition's faces) and every landing
-on a face-down tile, whose identity is drawn uniformly from the tiles still face
-down in that stage (the stage's remaining multiset, less what this chain already
-turned over).  Decisions are as in the optimal chain: the mover maximises the
-expectation, every other clan minimises it.  Neutral decks are drawn in their
-listed order (the position states them, as in puzzles).
+Chance enters twice: the die (uniform over the edition's faces) and every landing on
+a face-down tile, whose identity is drawn uniformly from the tiles still face down in
+that stage (the stage's remaining multiset, less what this chain already turned over).
+The identity becomes known when the witch lands on the tile (it is turned face up)
+and *before* anyone decides anything there; every later decision of the chain may
+depend on it and on everything turned over earlier, never on a tile still face down.
+Decisions are as in the optimal chain: the mover maximises the expectation, every
+other clan minimises it.  Neutral decks are drawn in their listed order.
 
-The search reuses the turn engine: the identity drawn for a tile is written into
-the turn's tile table before the engine looks at it; memo keys carry the draws.
+The search is exact and fast because it works on an abstraction that loses nothing
+the rest of the turn can observe (see docs/solving.md):
+
+* **Tile classes.**  Within one turn a tile only matters through what it does to the
+  moving witch: *stop* (any other clan's number), *own number N*, or *symbol of clan
+  c*.  Face-up tiles, face-down pools and revealed tiles are all kept as classes, so
+  chance outcomes of the same class are merged (e.g. the 9 other-clan numbers of a
+  stage are one outcome), and memo keys do not tell apart states that differ only
+  in which stopping tile lies where.
+* **Hands that matter.**  A clan's hand (or neutral deck) is dropped from the state
+  when no tile with its symbol is face up or left in any pool: nobody can ever
+  consult it this turn.
+* **Memo.**  One table per witch, shared by all rolls; keys are (field, forced, hands,
+  tiles revealed in this chain as (tile, class)).
+* **Exact arithmetic without Fractions in the loop.**  Every value is an integer
+  numerator over the fixed common denominator ``D`` = the product of ``n!`` over the
+  stages (``n`` face-down tiles in the stage), so a chance node is integer sums and
+  one exact division.
+  Fractions are built only for the answer.
+
+:class:`ExpectSearch` keeps the old interface (a :class:`~models.hexen_rennen.turn.Turn`
+and a :class:`~models.hexen_rennen.turn.ChainState`) for the ``solver`` play policy.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from models.hexen_rennen.edition import HexenEdition
+from models.hexen_rennen.edition import SYMBOL, HexenEdition
 from models.hexen_rennen.position import Position
 from models.hexen_rennen.turn import ChainState, Rules, Turn
 
-Assign = tuple[tuple[int, tuple[int, int]], ...]  # (tile, (clan index, value)) drawn so far, sorted
+END = 0  # tile class: any other clan's number (the chain stops there); N > 0: own number N; -1-c: symbol of clan c
+
+Hands = tuple[tuple[int, ...], ...]
+Rev = tuple[tuple[int, int], ...]  # (tile, class) turned over in this chain, sorted by tile
 
 
 class BudgetExceeded(RuntimeError):
-    """The expectimax tree grew past its node budget (early-game positions with full hands)."""
+    """The expectimax search grew past its state budget (``max_nodes``)."""
 
 
-class ExpectSearch:
-    """Exact expectimax (fractions) over one turn's chain with face-down tiles as chance nodes."""
+def _sym(c: int) -> int:
+    return -1 - c
 
-    def __init__(self, turn: Turn, exact: bool = False, up: int | None = None, max_nodes: int | None = None) -> None:
-        """``up``: the face-up mask to draw from (default: the position's; mid-chain: the chain's).
 
-        ``max_nodes``: raise :class:`BudgetExceeded` past this many distinct states.
-        """
-        self.max_nodes = max_nodes
+def _outcome_order(km: tuple[int, int]) -> tuple[int, int]:
+    """Chance outcomes: stopping tiles first (free), then own numbers, then symbols."""
+    k = km[0]
+    return (0 if k == END else 1 if k > 0 else 2, -km[1])
+
+
+class _Chain:
+    """Exact expectimax over one witch's chains (any landing field), on tile classes, integer values.
+
+    ``value(at, forced, hands, rev)`` is the expectation of the final field times ``self.D``.
+    """
+
+    def __init__(self, turn: Turn, mask: int, max_nodes: int | None = None) -> None:
         self.turn = turn
-        self.exact = exact
-        L = turn.L
-        self.true_clan = list(turn.tclan)
-        self.true_val = list(turn.tval)
+        self.max_nodes = max_nodes
+        self.L = turn.L
+        self.last = turn.last
+        self.mover = turn.mover
+        self.playing = turn.playing
+        self.occ = frozenset(turn.occ)
+        self.strict = turn.rules.strict_symbol_target
+        self.n_clans = len(turn.clans)
         self.stage_len = turn.edition.stage_length
-        pools: list[Counter[tuple[int, int]]] = [Counter() for _ in range(turn.edition.stages)]
-        mask = turn.initial_up() if up is None else up
-        for t in range(1, L + 1):
+        # class of every track tile (true identity; used for face-up tiles only)
+        self.cls = [END] * (self.L + 1)
+        for t in range(1, self.L + 1):
+            c, v = turn.tclan[t], turn.tval[t]
+            self.cls[t] = _sym(c) if v == SYMBOL else (v if c == self.mover else END)
+        self.mask = mask
+        self.pools: list[Counter[int]] = [Counter() for _ in range(turn.edition.stages)]
+        for t in range(1, self.L + 1):
             if not mask >> t & 1:
-                pools[(t - 1) // self.stage_len][(turn.tclan[t], turn.tval[t])] += 1
-        self.pools = pools
-        self.memo: dict[tuple[ChainState, Assign], Any] = {}
+                self.pools[(t - 1) // self.stage_len][self.cls[t]] += 1
+        # face-up symbol tiles of each clan (ascending), for symbol-card targets
+        self.sym_up: list[tuple[int, ...]] = [
+            tuple(t for t in range(1, self.L + 1) if mask >> t & 1 and self.cls[t] == _sym(c))
+            for c in range(self.n_clans)]
+        present = {self.cls[t] for t in range(1, self.L + 1) if mask >> t & 1}
+        for p in self.pools:
+            present |= {k for k, m in p.items() if m}
+        self.relevant = tuple(_sym(c) in present for c in range(self.n_clans))
+        # common denominator: the product of n! over the stages (n face-down tiles); a state with j tiles of
+        # a stage turned over has a value whose denominator divides (n - j)!, so every chance node divides
+        self.D = 1
+        for p in self.pools:
+            self.D *= math.factorial(sum(p.values()))
+        self.LO, self.HI = self.D, self.last * self.D  # every final field lies in 1..last
+        self.memo: dict[tuple[Any, ...], tuple[int, int]] = {}  # (lower, upper) bounds
+        self.back: dict[Hands, int] = {}
         self.nodes = 0
 
-    def _apply(self, assign: Assign) -> None:
-        for t, (c, v) in assign:
-            self.turn.tclan[t] = c
-            self.turn.tval[t] = v
+    def hands_key(self, hands: Hands) -> Hands:
+        """The hands with those nobody can consult this turn emptied (a canonical memo key)."""
+        return tuple(h if self.relevant[c] else () for c, h in enumerate(hands))
 
-    def value(self, st: ChainState) -> Any:
-        """The expectimax value from ``st``; the turn's tile tables are restored afterwards."""
-        try:
-            return self._value(st, ())
-        finally:
-            self.turn.tclan[:] = self.true_clan
-            self.turn.tval[:] = self.true_val
+    # --- search -----------------------------------------------------------------------------------------
 
-    def _value(self, st: ChainState, assign: Assign) -> Any:
-        key = (st, assign)
-        v = self.memo.get(key)
-        if v is not None:
-            return v
+    def exact(self, at: int, forced: bool, hands: Hands, rev: Rev) -> int:
+        """D x the expected final field of a witch that has just landed on ``at`` (exact)."""
+        return self.search(at, forced, hands, rev, self.LO - 1, self.HI + 1)
+
+    def search(self, at: int, forced: bool, hands: Hands, rev: Rev, a: int, b: int) -> int:
+        """Fail-soft alpha-beta / Star1: a result <= a is an upper bound, >= b a lower bound, else exact."""
+        if at > self.L:
+            return at * self.D
+        cls = self._known(at, rev)
+        if cls is not None and cls >= 0:
+            return self._resolve(at, forced, hands, rev, cls, a, b)
+        key = (at, forced if cls is None or self.playing[-1 - cls] else False, hands, self._rev_key(at, hands, rev))
+        ent = self.memo.get(key)
+        if ent is None:
+            lo, hi = self.LO, self.HI
+        else:
+            lo, hi = ent
+            if lo == hi or lo >= b:
+                return lo
+            if hi <= a:
+                return hi
+            a, b = max(a, lo), min(b, hi)
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise BudgetExceeded(f"expectimax gave up after {self.max_nodes} states")
-        turn = self.turn
-        at = st.at
-        if not st.done and 1 <= at <= turn.L and not (st.up >> at & 1) and at not in dict(assign):
-            stage = (at - 1) // self.stage_len
-            pool = self.pools[stage].copy()
-            for t, ident in assign:
-                if (t - 1) // self.stage_len == stage:
-                    pool[ident] -= 1
-            total = sum(pool.values())
-            acc: Any = Fraction(0) if self.exact else 0.0
-            for ident, m in sorted(pool.items()):
-                if m <= 0:
-                    continue
-                sub = self._value(st, tuple(sorted(assign + ((at, ident),))))
-                acc += (Fraction(m, total) if self.exact else m / total) * sub
-            v = acc
+        if cls is not None:
+            v = self._resolve(at, forced, hands, rev, cls, a, b)
         else:
-            self._apply(assign)
-            node = turn.expand(st)
-            if node.kind == "end":
-                v = Fraction(st.at) if self.exact else float(st.at)
-            elif node.kind == "auto":
-                v = self._value(node.options[0].state, assign)
-            else:
-                opts = list(node.options)
-                vals = []
-                for o in opts:
-                    vals.append(self._value(o.state, assign))
-                    self._apply(assign)
-                v = max(vals) if node.chooser == turn.mover else min(vals)
-        self.memo[key] = v
+            v = self._chance(at, forced, hands, rev, a, b)
+        if v <= a:
+            hi = min(hi, v)
+        elif v >= b:
+            lo = max(lo, v)
+        else:
+            lo = hi = v
+        self.memo[key] = (lo, hi)
         return v
+
+    def _back_reach(self, hands: Hands) -> int:
+        """How far back the rest of a chain can carry the witch: every other clan's number cards, once each."""
+        v = self.back.get(hands)
+        if v is None:
+            v = sum(x for c, h in enumerate(hands) if c != self.mover for x in h if x != SYMBOL)
+            self.back[hands] = v
+        return v
+
+    def _rev_key(self, at: int, hands: Hands, rev: Rev) -> tuple[Any, ...]:
+        """The part of the tiles turned over in this chain that the rest of it can observe.
+
+        The witch never comes below ``lo = at - back reach`` again; there a revealed tile only
+        counts towards its stage's pool, except the highest revealed symbol tile of each clan
+        (a symbol card played back may target it).
+        """
+        lo = at - self._back_reach(hands)
+        if not rev or rev[0][0] >= lo:
+            return (rev,)
+        near = tuple(e for e in rev if e[0] >= lo)
+        top: dict[int, int] = {}
+        drawn: list[tuple[int, int]] = []
+        first_stage = (lo - 1) // self.stage_len if lo >= 1 else 0  # stages before it are never drawn from again
+        for t, k in rev:
+            if t < lo:
+                s = (t - 1) // self.stage_len
+                if s >= first_stage:
+                    drawn.append((s, k))
+                if k < 0 and k != _sym(self.mover) and SYMBOL in hands[-1 - k]:
+                    top[k] = max(top.get(k, 0), t)
+        return near, tuple(sorted(top.items())), tuple(sorted(drawn))
+
+    def _chance(self, at: int, forced: bool, hands: Hands, rev: Rev, a: int, b: int) -> int:
+        """A landing on a face-down tile: average over the classes left in its stage (Star1 cut-offs)."""
+        stage = (at - 1) // self.stage_len
+        pool = self.pools[stage].copy()
+        lo_t, hi_t = stage * self.stage_len, (stage + 1) * self.stage_len
+        for t, k in rev:
+            if lo_t < t <= hi_t:
+                pool[k] -= 1
+        outcomes = sorted(((k, m) for k, m in pool.items() if m > 0), key=_outcome_order)
+        total = sum(m for _, m in outcomes)
+        LO, HI = self.LO, self.HI
+        known = 0  # sum of m x value over the outcomes done
+        rest = total
+        for k, m in outcomes:
+            rest -= m
+            if k == END:
+                known += m * at * self.D
+                continue
+            aj = (total * a - known - HI * rest) // m  # child <= aj: the average is <= a
+            bj = -((known + LO * rest - total * b) // m)  # child >= bj: the average is >= b
+            if aj >= HI:
+                return -(-(known + HI * (m + rest)) // total)
+            if bj <= LO:
+                return (known + LO * (m + rest)) // total
+            r2 = tuple(sorted(rev + ((at, k),)))
+            v = self._resolve(at, forced, hands, r2, k, aj, bj)
+            if v <= aj:
+                return -(-(known + m * v + HI * rest) // total)
+            if v >= bj:
+                return (known + m * v + LO * rest) // total
+            known += m * v
+        v, rem = divmod(known, total)
+        assert rem == 0, "the common denominator absorbs every chance node"
+        return v
+
+    def _resolve(self, at: int, forced: bool, hands: Hands, rev: Rev, cls: int, a: int, b: int) -> int:
+        """D x the value once the class of ``at`` is known (window as in :meth:`search`)."""
+        D = self.D
+        if cls == END:
+            return at * D
+        if cls > 0:
+            q = at + cls
+            if q > self.last or q in self.occ:
+                return at * D
+            return self.search(q, False, hands, rev, a, b)
+        c = -1 - cls
+        hand = hands[c]
+        own = c == self.mover
+        if not own and not self.playing[c]:
+            if not hand:
+                return at * D
+            card = hand[0]
+            if card == SYMBOL:
+                t = self._sym_target(at, c, False, rev)
+                return at * D if t is None else t * D
+            q = at - card
+            if q < 1 or q in self.occ:
+                return at * D
+            return self.search(q, True, hands[:c] + (hand[1:],) + hands[c + 1:], rev, a, b)
+        fixed: list[int] = []  # options whose value is known at once: stop, symbol card
+        moves: list[tuple[int, Hands]] = []
+        for card in sorted(set(hand), reverse=True):
+            if card == SYMBOL:
+                t = self._sym_target(at, c, own, rev)
+                if t is not None:
+                    fixed.append(t * D)
+                continue
+            q = at + card if own else at - card
+            if (q > self.last if own else q < 1) or q in self.occ:
+                continue
+            h = list(hand)
+            h.remove(card)
+            moves.append((q, hands[:c] + (tuple(h),) + hands[c + 1:]))
+        if not fixed and not moves:
+            return at * D
+        if not forced:
+            fixed.append(at * D)
+        if own:
+            best = max(fixed) if fixed else self.LO - 1
+            for q, nh in moves:
+                if best >= b:
+                    break
+                v = self.search(q, False, nh, rev, max(a, best), b)
+                if v > best:
+                    best = v
+            return best
+        best = min(fixed) if fixed else self.HI + 1
+        for q, nh in moves:
+            if best <= a:
+                break
+            v = self.search(q, True, nh, rev, a, min(b, best))
+            if v < best:
+                best = v
+        return best
+
+    def _known(self, t: int, rev: Rev) -> int | None:
+        if self.mask >> t & 1:
+            return self.cls[t]
+        for u, k in rev:
+            if u == t:
+                return k
+        return None
+
+    def _sym_target(self, at: int, c: int, forward: bool, rev: Rev) -> int | None:
+        """Nearest face-up tile with clan c's symbol in the direction (empty; strict: the first must be)."""
+        k = _sym(c)
+        cands = [t for t in self.sym_up[c] if (t > at if forward else t < at)]
+        cands += [t for t, kk in rev if kk == k and (t > at if forward else t < at)]
+        cands.sort(reverse=not forward)
+        for t in cands:
+            if t in self.occ:
+                if self.strict:
+                    return None
+                continue
+            return t
+        return None
+
+
+class ExpectSearch:
+    """Exact expectimax over one turn's chain with face-down tiles as chance nodes.
+
+    ``up``: the face-up mask the pools are drawn from (default the position's; mid-chain:
+    the chain's).  ``max_nodes``: raise :class:`BudgetExceeded` past this many states.
+    :meth:`value` returns a Fraction when ``exact`` else a float.
+    """
+
+    def __init__(self, turn: Turn, exact: bool = False, up: int | None = None, max_nodes: int | None = None) -> None:
+        self.turn = turn
+        self.exact = exact
+        self.chain = _Chain(turn, turn.initial_up() if up is None else up, max_nodes)
+
+    @property
+    def nodes(self) -> int:
+        return self.chain.nodes
+
+    def value(self, st: ChainState) -> Any:
+        """The expectimax value of the chain state ``st`` (a Fraction if exact, else a float)."""
+        v = Fraction(self.raw(st), self.chain.D)
+        return v if self.exact else float(v)
+
+    def raw(self, st: ChainState) -> int:
+        """D x the value of ``st`` (an integer)."""
+        ch = self.chain
+        # tiles face up in the chain state but drawn from the pools: revealed in this chain
+        rev = tuple(sorted((t, ch.cls[t]) for t in range(1, ch.L + 1)
+                           if st.up >> t & 1 and not ch.mask >> t & 1))
+        hands = ch.hands_key(st.hands)
+        if st.done:
+            return st.at * ch.D
+        return ch.exact(st.at, st.forced, hands, rev)
 
 
 @dataclass
@@ -114,6 +343,8 @@ class WitchExpect:
     origin: int
     by_roll: dict[int, float | None]  # None: this witch cannot move with that roll
     overall: float  # mean over the die; a witch that cannot move counts as staying
+    exact_by_roll: dict[int, Fraction | None] = field(default_factory=dict)
+    exact_overall: Fraction = Fraction(0)
 
 
 @dataclass
@@ -126,25 +357,32 @@ class ExpectResult:
     nodes: int
     seconds: float
     rules: Rules = field(default_factory=Rules)
+    exact_best_by_roll: dict[int, Fraction | None] = field(default_factory=dict)
+    exact_overall: Fraction = Fraction(0)
+    exact_p_no_move: Fraction = Fraction(0)
 
     def to_json(self) -> dict[str, Any]:
+        def fr(v: Fraction | None) -> str | None:
+            return None if v is None else str(v)
+
         return {
             "rolls": self.rolls,
             "witches": [{"field": w.origin, "by_roll": {str(r): w.by_roll[r] for r in self.rolls},
-                         "overall": w.overall} for w in self.witches],
-            "best_by_roll": {str(r): {"value": v, "witch": b} for r, (v, b) in self.best_by_roll.items()},
-            "value": self.overall, "p_no_move": self.p_no_move, "measure": "expected final field",
+                         "overall": w.overall,
+                         "exact": {"by_roll": {str(r): fr(w.exact_by_roll.get(r)) for r in self.rolls},
+                                   "overall": fr(w.exact_overall)}} for w in self.witches],
+            "best_by_roll": {str(r): {"value": v, "witch": b, "exact": fr(self.exact_best_by_roll.get(r))}
+                             for r, (v, b) in self.best_by_roll.items()},
+            "value": self.overall, "p_no_move": self.p_no_move,
+            "exact": {"value": fr(self.exact_overall), "p_no_move": fr(self.exact_p_no_move)},
+            "measure": "expected final field",
             "rules": self.rules.names(), "stats": {"nodes": self.nodes, "seconds": round(self.seconds, 4)},
         }
 
 
-def _or(v: float | None, default: int) -> float:
-    return float(default) if v is None else v
-
-
 def expect_witch(pos: Position, edition: HexenEdition, origin: int, roll: int, rules: Rules | None = None,
                  exact: bool = False, max_nodes: int | None = None) -> tuple[Any, int]:
-    """Expected final field of moving the witch on ``origin`` with ``roll`` (None if it cannot), and nodes."""
+    """Expected final field of moving the witch on ``origin`` with ``roll`` (None if it cannot), and states."""
     turn = Turn(pos, edition, origin, rules)
     target, _ = turn.die_target(roll)
     if target is None:
@@ -157,7 +395,8 @@ def expect_turn(pos: Position, edition: HexenEdition, rules: Rules | None = None
                 rolls: list[int] | None = None, max_nodes: int | None = None) -> ExpectResult:
     """Expectimax over the die and the face-down tiles for every witch of the clan to move.
 
-    ``max_nodes`` bounds each (witch, roll) search; past it :class:`BudgetExceeded` is raised.
+    Exact (fractions in the ``exact_*`` fields, floats beside them).  ``max_nodes`` bounds the
+    states searched for each witch (all rolls together); past it :class:`BudgetExceeded` is raised.
     """
     rules = rules or Rules()
     t0 = time.perf_counter()
@@ -165,30 +404,39 @@ def expect_turn(pos: Position, edition: HexenEdition, rules: Rules | None = None
     rolls = rolls or sorted(set(faces))
     origins = sorted(set(pos.witches_of(pos.to_move)))
     nodes = 0
-    table: dict[int, dict[int, float | None]] = {o: {} for o in origins}
-    for r in rolls:
-        for o in origins:
-            v, n = expect_witch(pos, edition, o, r, rules, max_nodes=max_nodes)
-            nodes += n
-            table[o][r] = None if v is None else float(v)
-    weights = {r: faces.count(r) / len(faces) for r in rolls}
-    norm = sum(weights.values())
+    table: dict[int, dict[int, Fraction | None]] = {o: {} for o in origins}
+    for o in origins:
+        turn = Turn(pos, edition, o, rules)
+        search = ExpectSearch(turn, True, max_nodes=max_nodes)
+        for r in rolls:
+            target, _ = turn.die_target(r)
+            table[o][r] = None if target is None else search.value(turn.start(target))
+        nodes += search.nodes
+    weights = {r: Fraction(faces.count(r), len(faces)) for r in rolls}
+    norm = sum(weights.values(), Fraction(0))
     witches = []
     for o in origins:
-        overall = sum(weights[r] * _or(table[o][r], o) for r in rolls) / norm
-        witches.append(WitchExpect(o, table[o], overall))
+        ex = sum((weights[r] * (Fraction(o) if table[o][r] is None else table[o][r]) for r in rolls),
+                 Fraction(0)) / norm
+        witches.append(WitchExpect(o, {r: None if table[o][r] is None else float(table[o][r]) for r in rolls},
+                                   float(ex), dict(table[o]), ex))
     best: dict[int, tuple[float | None, int | None]] = {}
-    num, den, none_w = 0.0, 0.0, 0.0
+    exact_best: dict[int, Fraction | None] = {}
+    num, den, none_w = Fraction(0), Fraction(0), Fraction(0)
     for r in rolls:
-        cand = [(table[o][r], o) for o in origins if table[o][r] is not None]
+        cand = [(v, o) for o in origins if (v := table[o][r]) is not None]
         if not cand:
             best[r] = (None, None)
+            exact_best[r] = None
             none_w += weights[r]
             continue
-        v = max(c[0] for c in cand if c[0] is not None)
+        v = max(c[0] for c in cand)
         b = min(o for val, o in cand if val == v)
-        best[r] = (v, b)
+        best[r] = (float(v), b)
+        exact_best[r] = v
         num += weights[r] * v
         den += weights[r]
-    return ExpectResult(rolls, witches, best, num / den if den else 0.0, none_w / norm, nodes,
-                        time.perf_counter() - t0, rules)
+    overall = num / den if den else Fraction(0)
+    p_none = none_w / norm
+    return ExpectResult(rolls, witches, best, float(overall), float(p_none), nodes, time.perf_counter() - t0, rules,
+                        exact_best, overall, p_none)
