@@ -447,6 +447,8 @@ class Engine:
         # gnome step: ("g", kind, at, to, chain); the gnome is the first of its kind on ``at``
         kind, at, to = a[1], a[2], a[3]
         gi = next((i for i, g in enumerate(w.gnomes) if g[1] == kind and g[0] == at), -1)
+        if tr is not None and tr[0] == "gnome" and w.gnomes[tr[1]][1] == kind and w.gnomes[tr[1]][0] == at:
+            gi = tr[1]  # of two of a kind on one space, the notation names the one passing through
         if gi < 0:
             raise Illegal()
         if tr is not None:
@@ -563,7 +565,9 @@ class Engine:
                             yield from self._entering(s, ("-", m, t), -1, carried)
         moved_kinds = {g[1] for g in gnomes if g[4] >= 0} | set(s[GONE])
         seen: set[tuple[int, str]] = set()
-        for i, g in enumerate(gnomes):
+        order = [tr[1]] if tr is not None and tr[0] == "gnome" else range(len(gnomes))
+        for i in order:
+            g = gnomes[i]
             if (g[0], g[1]) in seen:
                 continue
             seen.add((g[0], g[1]))
