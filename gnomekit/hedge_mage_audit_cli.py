@@ -13,6 +13,7 @@ import sys
 import time
 from typing import Any
 
+from gnomekit import hedge_mage_play_cli as games
 from gnomekit.common import OK, Answer, add_common
 from models.core.errors import UsageError
 from models.hedge_mage.edition import HedgeMageEdition, load_edition
@@ -31,6 +32,7 @@ from solver.hedge_mage.audit import (
 )
 
 PARTS = ("a", "b", "c")
+GAME_PART = "d"  # whole games: gnomekit/hedge_mage_play_cli.py
 
 
 def _list(value: str | None) -> list[str] | None:
@@ -104,10 +106,10 @@ def _text_points(pa: PointsAudit, ed: HedgeMageEdition) -> str:
 
 def cmd_audit(args: argparse.Namespace) -> Answer:
     ed = load_edition(args.edition)
-    parts = _list(args.parts) or list(PARTS)
+    parts = _list(args.parts) or ([GAME_PART] if games.wants_games(args) else list(PARTS))
     for p in parts:
-        if p not in PARTS:
-            raise UsageError(f"unknown part {p!r}; choose from a, b, c", source="--parts", text=p)
+        if p not in PARTS + (GAME_PART,):
+            raise UsageError(f"unknown part {p!r}; choose from a, b, c, d", source="--parts", text=p)
     enchs = tuple(_list(args.enchantments) or ()) or None
     tiles = _list(args.tiles)
     if tiles is not None:
@@ -120,11 +122,15 @@ def cmd_audit(args: argparse.Namespace) -> Answer:
         if pol not in POLICIES:
             raise UsageError(f"unknown policy {pol!r}; choose from {', '.join(POLICIES)}",
                              source="--policies", text=pol)
+    args.time_per_tile = 60.0 if args.time_per_tile is None else args.time_per_tile
+    args.time_points = 120.0 if args.time_points is None else args.time_points
     for opt, v in (("--time-per-tile", args.time_per_tile), ("--time-points", args.time_points)):
         if v <= 0:
             raise UsageError("expected a time budget in seconds > 0", source=opt, text=str(v))
-    if args.games < 0:
+    if args.games is not None and args.games < 0:
         raise UsageError("--games must be 0 or more", source="--games")
+    if GAME_PART in parts and args.games is None:
+        args.games = 10
     try:
         base = setup_garden(ed, enchs)
     except UsageError as exc:  # an unknown or clashing card id
@@ -137,6 +143,7 @@ def cmd_audit(args: argparse.Namespace) -> Answer:
         "per_tile": None,
         "simulation": None,
         "max_points": None,
+        "games": None,  # part (d)
     }
     texts = [f"Hedge Mage audit, edition {ed.name}; reachable = setup plus at most "
              f"{max_before(ed)} placements of distinct tiles before the tile in question"]
@@ -150,17 +157,21 @@ def cmd_audit(args: argparse.Namespace) -> Answer:
         texts.append(_text_tiles(res, ed, secs, args.time_per_tile))
     if "b" in parts:
         t0 = time.monotonic()
-        stats = simulate(base, ed, args.games, args.seed, policies,
+        games_b = 1000 if args.games is None else args.games
+        stats = simulate(base, ed, games_b, args.seed, policies,
                          progress=lambda pol, i, n: _progress(f"audit (b): {pol} {i}/{n}"))
         secs = time.monotonic() - t0
-        data["simulation"] = {"seconds": round(secs, 3), "games": args.games, "seed": args.seed,
+        data["simulation"] = {"seconds": round(secs, 3), "games": games_b, "seed": args.seed,
                               "policies": {st.policy: st.to_json() for st in stats}}
-        texts.append(_text_sim(stats, args.games, args.seed, secs))
+        texts.append(_text_sim(stats, games_b, args.seed, secs))
     if "c" in parts:
         _progress(f"audit (c): max movement points (budget {args.time_points:g} s)")
         pa = max_points(base, ed, args.time_points)
         data["max_points"] = pa.to_json()
         texts.append(_text_points(pa, ed))
+    if GAME_PART in parts:
+        data["games"], text_d = games.game_audit(args, ed)
+        texts.append(text_d)
     data["seconds"] = round(time.monotonic() - t_all, 3)
     texts.append(f"total {data['seconds']:.1f} s")
     return Answer(data, "\n\n".join(texts), OK)
@@ -172,18 +183,21 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         description="(a) per tile, the fewest earlier placements after which it has no legal "
         "placement (SAT); (b) simulated games: how often a round has no legal placement; "
         "(c) the most movement points of one placement without bonus sigils.")
-    p.add_argument("--parts", metavar="a,b,c", help="which parts to run (default all)")
+    p.add_argument("--parts", metavar="a,b,c,d",
+                   help="which parts to run (default a,b,c; d alone when only --games or part (d) options are given)")
     p.add_argument("--tiles", metavar="T1,T2", help="part (a): only these tiles (default all)")
-    p.add_argument("--time-per-tile", type=float, default=60.0, metavar="S",
+    p.add_argument("--time-per-tile", type=float, default=None, metavar="S",
                    help="part (a): time budget per tile in seconds (default 60)")
-    p.add_argument("--games", type=int, default=1000, metavar="K",
-                   help="part (b): games per policy (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="part (b): seed (default 0)")
+    p.add_argument("--games", type=int, default=None, metavar="K",
+                   help="part (b): games per policy (default 1000); part (d): whole games (default 10)")
+    p.add_argument("--seed", type=int, default=0, help="parts (b) and (d): seed (default 0)")
     p.add_argument("--policies", metavar="P1,P2",
                    help=f"part (b): policies (default {','.join(POLICIES)})")
-    p.add_argument("--time-points", type=float, default=120.0, metavar="S",
+    p.add_argument("--time-points", type=float, default=None, metavar="S",
                    help="part (c): time budget in seconds (default 120)")
     p.add_argument("--enchantments", metavar="A,B,C",
-                   help="enchantment card ids, which open the tunnels (default: the first-game three)")
+                   help="enchantment card ids, which open the tunnels (default: the first-game three; "
+                   "part (d): random cards per game)")
+    games.add_game_audit_options(p)
     add_common(p)
     p.set_defaults(func=cmd_audit)

@@ -235,7 +235,8 @@ def _register_more(verbs: argparse._SubParsersAction) -> None:  # type: ignore[t
     """Verbs implemented in other modules (solve, hint, audit) register here."""
     import importlib
 
-    for module in ("gnomekit.hedge_mage_solve_cli", "gnomekit.hedge_mage_audit_cli", "gnomekit.hedge_mage_run_cli"):
+    for module in ("gnomekit.hedge_mage_solve_cli", "gnomekit.hedge_mage_audit_cli", "gnomekit.hedge_mage_run_cli",
+                   "gnomekit.hedge_mage_play_cli", "gnomekit.hedge_mage_round_cli"):
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:

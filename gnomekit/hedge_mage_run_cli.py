@@ -125,8 +125,12 @@ def cmd_run_solve(args: argparse.Namespace, text: str, name: str) -> Answer:
     pos, ed, woke = _load(args, text, name)
     if pos.transit is not None:  # pragma: no cover - the notation cannot express it
         raise UsageError("the position has a character passing through another")
-    res = solve_run(pos, ed, max_states=args.max_states)
-    data: dict[str, Any] = {"phase": "run", "status": str(res.status), "method": "search",
+    if getattr(args, "run_method", "search") == "encoding":  # the second exact method (small positions)
+        from solver.hedge_mage.run_encoding import solve_run_encoding
+        res = solve_run_encoding(pos, ed, time_limit=args.time_limit, shortest=True)
+    else:
+        res = solve_run(pos, ed, max_states=args.max_states)
+    data: dict[str, Any] = {"phase": "run", "status": str(res.status), "method": res.stats.get("method", "search"),
                             "states": res.stats.get("states"), "seconds": round(res.seconds, 3)}
     if res.status != Status.OPTIMAL:
         data.update({"rescued": None, "points": None, "plan": None, "reason": res.stats.get("reason")})
@@ -142,8 +146,10 @@ def cmd_run_solve(args: argparse.Namespace, text: str, name: str) -> Answer:
                  "position": run_to_json(rep.final, ed)})
     if woke:
         data["woke_at_start"] = [e.to_json() for e in woke]
+    effort = (f"{res.stats['states']} states" if "states" in res.stats
+              else f"{res.stats.get('method')}, horizon {res.stats.get('horizon')}")
     lines = [f"optimal plan: rescues {v.rescued}, points {v.points:+d}, tokens spent {v.tokens}, "
-             f"springshrooms spent {v.springshrooms} ({res.stats.get('states')} states, {res.seconds:.2f} s)"]
+             f"springshrooms spent {v.springshrooms} ({effort}, {res.seconds:.2f} s)"]
     if woke:
         lines.append("at the start: " + _events(woke))
     if not plan:
@@ -193,8 +199,10 @@ def _wrap(old: Verb, run_verb: Callable[[argparse.Namespace, str, str], Answer],
             raise UsageError("--plan needs a running position (header 'hedge-mage run' or JSON \"phase\": \"run\")")
         if phase == "run":
             raise UsageError("--phase run needs a running position (make one with `to-run GARDEN --points N`)")
-        if phase == "round":
-            raise UsageError("--phase round is not implemented yet")
+        if phase == "round":  # hook: gnomekit/hedge_mage_round_cli.py
+            from gnomekit.hedge_mage_round_cli import cmd_round_solve
+
+            return cmd_round_solve(args, text, name)
         return old(args)
 
     return verb
@@ -229,6 +237,9 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                        help="run: the optimal maze-running plan of a running position (default for one)")
         p.add_argument("--max-states", type=int, default=2_000_000, metavar="N",
                        help="running: give up (status unknown) after N states (default 2000000)")
+        p.add_argument("--run-method", choices=["search", "encoding"], default="search",
+                       help="running: search (default) or encoding (z3 planning encoding, small positions; "
+                       "--time-limit applies)")
         p.set_defaults(func=_wrap(p.get_default("func"), cmd_run_solve, forced="run"))
     if "show" in choices:
         p = choices["show"]
