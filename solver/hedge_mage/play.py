@@ -484,7 +484,7 @@ def greedy_plan(pos: RunPosition, ed: HedgeMageEdition) -> list[Action]:
 @dataclass
 class RunChoice:
     plan: list[Action]
-    method: str  # random, greedy, solver, solver-restricted, greedy-fallback
+    method: str  # random, greedy, solver, solver-restricted, solver-anytime, greedy-fallback
     note: str = ""
 
 
@@ -503,8 +503,21 @@ def choose_plan(pos: RunPosition, ed: HedgeMageEdition, policy: str, rng: random
     if res2.status == Status.OPTIMAL and execute_plan(pos, ed, res2.witness).legal:
         return _or_positioning(pos, ed, list(res2.witness), "solver-restricted",
                                f"over {max_states} states: optimal without spending tokens or springshrooms")
-    return RunChoice(_merged(pos, ed, greedy_plan(pos, ed)), "greedy-fallback",
-                     f"over {max_states} states: greedy plan")
+    greedy = _merged(pos, ed, greedy_plan(pos, ed))
+    # the searches' anytime answers (best plan found when the budget ran out), if better than greedy's
+    best, best_gain = greedy, _gain(pos, ed, greedy)
+    for r in (res, res2):
+        got = _gain(pos, ed, list(r.witness)) if r.witness is not None else None
+        if got is not None and (best_gain is None or _key(got) > _key(best_gain)):
+            best, best_gain = list(r.witness), got
+    if best is not greedy:
+        return RunChoice(best, "solver-anytime", f"over {max_states} states: best plan found, not proven optimal")
+    return RunChoice(greedy, "greedy-fallback", f"over {max_states} states: greedy plan")
+
+
+def _key(gain: tuple[int, int, int, int]) -> tuple[int, int, int]:
+    """The solver's objective on a :func:`_gain`: rescued, points, fewest tokens + springshrooms."""
+    return (gain[0], gain[1], -(gain[2] + gain[3]))
 
 
 def _gain(pos: RunPosition, ed: HedgeMageEdition, plan: list[Action]) -> tuple[int, int, int, int] | None:

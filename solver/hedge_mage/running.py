@@ -41,6 +41,7 @@ from models.hedge_mage.running import (
     _work,
     apply_action,
     bounce_options,
+    execute_plan,
     running_score,
 )
 from solver.core.result import Result, Status
@@ -347,8 +348,13 @@ def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True
               max_states: int | None = None, bounds: bool = True) -> Result:
     """The optimal plan for the round from ``pos``.
 
-    Returns status OPTIMAL with a :class:`PlanValue` and the plan (merged path actions), or
-    UNKNOWN (no plan) when more than ``max_states`` states would be explored.  The position
+    Returns status OPTIMAL with a :class:`PlanValue` and the plan (merged path actions).  When
+    more than ``max_states`` states would be explored the answer is anytime: status UNKNOWN with
+    the best plan found so far (the best final position the search reached, or the quick first
+    plan, or standing still) and its value, replayed by the rules engine, and in
+    ``stats["upper_bound"]`` an admissible bound ``{"rescued", "points"}`` on every plan from
+    ``pos`` (each an upper bound on its own; value relative to ``pos`` like :class:`PlanValue`).
+    The reference search (``relevant_only=False``) gives UNKNOWN without a plan.  The position
     must be settled (nobody passing through another character).
 
     ``relevant_only`` (default): the fast search (:func:`_solve_fast`: compact states,
@@ -620,9 +626,14 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
                 continue
             expanded += 1
             if max_states is not None and expanded > max_states:
-                return Result(Status.UNKNOWN, None, None,
-                              {"states": expanded, "method": "search",
-                               "reason": f"state budget of {max_states} exhausted"}, time.perf_counter() - t0)
+                units = best_units if best_units is not None else _units_to(nodes, best_id)
+                origin = "search" if best_units is None else ("first plan" if best_units else "standing still")
+                ub_r, ub_p = (bound or _Bound(eng, ed, pos)).value(s0)
+                claimed = (best[0] - sum(s0[RESCUED]), best[1] - score(s0), -best[2])
+                return _anytime(pos, ed, [eng.action(a) for a in units], claimed, {
+                    "states": expanded, "pruned": pruned, "method": "search",
+                    "reason": f"state budget of {max_states} exhausted", "best_from": origin,
+                    "upper_bound": {"rescued": ub_r - sum(s0[RESCUED]), "points": ub_p - score(s0)}}, t0)
             for acts, nxt, _t, _s in eng.successors(s):
                 d2 = depth + len(acts)
                 k2, v2 = _canon(eng, nxt)
@@ -631,12 +642,7 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
                 nodes.append((nxt, sid, acts))
                 buckets.setdefault(d2, []).append(len(nodes) - 1)
     if best_units is None:
-        best_units = []
-        node = best_id
-        while node > 0:
-            _st, parent, back = nodes[node]
-            best_units[:0] = list(back)
-            node = parent
+        best_units = _units_to(nodes, best_id)
     actions = [eng.action(a) for a in best_units]
     tokens = sum(1 for a in actions if a.kind == "token")
     shrooms = sum(1 for a in actions if a.kind == "shroom")
@@ -645,3 +651,37 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
     value = PlanValue(r - sum(s0[RESCUED]), p - score(s0), tokens, shrooms)
     return Result(Status.OPTIMAL, value, merge_plan(actions),
                   {"states": expanded, "pruned": pruned, "method": "search"}, time.perf_counter() - t0)
+
+
+def _units_to(nodes: list[tuple[State, int, tuple[Act, ...]]], node: int) -> list[Act]:
+    """The unit actions from the root of the breadth-first search to ``node``."""
+    units: list[Act] = []
+    while node > 0:
+        _st, parent, back = nodes[node]
+        units[:0] = list(back)
+        node = parent
+    return units
+
+
+def _anytime(pos: RunPosition, ed: HedgeMageEdition, actions: list[Action], claimed: tuple[int, int, int],
+             stats: dict[str, object], t0: float) -> Result:
+    """Status UNKNOWN with the best plan found so far, replayed by the rules engine to state its value.
+
+    ``claimed`` is the search's (rescued, points, cost) for the plan; the replay must agree.  The
+    merged plan is used when it replays to the same final position as the unit plan (else the unit
+    plan).  ``stats["upper_bound"]`` bounds (rescued, points) of every plan from ``pos``.
+    """
+    plan = merge_plan(actions)
+    rep = execute_plan(pos, ed, plan)
+    units_rep = execute_plan(pos, ed, actions)
+    if not rep.legal or rep.final.key() != units_rep.final.key():
+        plan, rep = actions, units_rep
+    assert rep.legal, f"the best plan found is illegal: {rep.reasons}"
+    fin = rep.final
+    value = PlanValue(fin.total_rescued() - pos.total_rescued(), running_score(fin, ed) - running_score(pos, ed),
+                      sum(1 for a in actions if a.kind == "token"), sum(1 for a in actions if a.kind == "shroom"))
+    assert fin.spent - pos.spent == value.tokens
+    assert (value.rescued, value.points, value.tokens + value.springshrooms) == claimed, (value, claimed)
+    ub = stats["upper_bound"]
+    assert isinstance(ub, dict) and (value.rescued, value.points) <= (ub["rescued"], ub["points"])
+    return Result(Status.UNKNOWN, value, plan, stats, time.perf_counter() - t0)

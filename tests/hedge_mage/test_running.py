@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -533,3 +534,83 @@ def test_search_equals_plain_enumeration_small(seed: int) -> None:
 @pytest.mark.parametrize("seed", [0, 1, 3, 10, 11, *range(12, 210)])
 def test_search_equals_plain_enumeration_full(seed: int) -> None:
     _check_against_plain(seed, tokens_allowed=True)
+
+
+# --- anytime answers on a state budget -----------------------------------------------------------
+
+
+def _check_anytime(p: RunPosition, res, optimum) -> None:  # type: ignore[no-untyped-def]
+    """An UNKNOWN answer carries a legal plan whose replayed value is its stated value, <= optimum <= bound."""
+    from solver.core.result import Status
+
+    assert res.status == Status.UNKNOWN and res.value is not None and res.witness is not None
+    rep = execute_plan(p, ED, res.witness)
+    assert rep.legal, rep.reasons
+    v = res.value
+    assert rep.final.total_rescued() - p.total_rescued() == v.rescued
+    assert running_score(rep.final, ED) - running_score(p, ED) == v.points
+    assert rep.final.spent - p.spent == v.tokens
+    assert sum(1 for a in res.witness if a.kind == "shroom") == v.springshrooms
+    assert v.key() <= optimum.key()
+    ub = res.stats["upper_bound"]
+    assert optimum.rescued <= ub["rescued"] and optimum.points <= ub["points"]
+
+
+@pytest.mark.parametrize("seed", [2, 4, 5, 6])
+def test_budget_gives_best_plan_so_far_and_bound(seed: int) -> None:
+    """Tiny budgets: status UNKNOWN with the best plan found (from the first plan, the search or
+    standing still), never better than the optimum, and the start bound at least the optimum."""
+    from solver.core.result import Status
+
+    p = random_small(seed)
+    p = replace(p, points=2)
+    opt = solve_run(p, ED)
+    assert opt.status == Status.OPTIMAL
+    for bounds in (True, False):
+        for budget in (1, 3, 10, 30):
+            res = solve_run(p, ED, max_states=budget, bounds=bounds)
+            if res.status == Status.OPTIMAL:  # finished within the budget: the same optimum
+                assert budget > 1 and res.value.key() == opt.value.key()
+                continue
+            _check_anytime(p, res, opt.value)
+            assert res.stats["best_from"] in ("first plan", "search", "standing still")
+
+
+def test_budget_plan_from_the_search_itself() -> None:
+    """Without the first plan (bounds off) the best plan comes from the breadth-first search's nodes."""
+    from solver.core.result import Status
+
+    p = pos("""
+.M .1 .  .  +
+.  .  .  .  .2
+""", points=4, hedges="-")
+    opt = solve_run(p, ED)
+    assert opt.status == Status.OPTIMAL and opt.value.rescued == 1
+    res = solve_run(p, ED, max_states=400, bounds=False)
+    _check_anytime(p, res, opt.value)
+    assert res.stats["best_from"] == "search" and res.value.rescued == 1
+
+
+def test_cli_solve_budget_prints_best_plan_and_bound(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`solve --phase run --max-states 1`: exit 1, status unknown, a plan that check --plan replays, the bound."""
+    from gnomekit.cli import main
+
+    p = pos("""
+.  .  .  .
+.M .1 +  .
+.  .  .  .2
+""", points=2, hedges="-")
+    f = tmp_path / "run.txt"
+    f.write_text(run_to_text(p, ED))
+    code = main(["hedge-mage", "solve", str(f), "--phase", "run", "--max-states", "1", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1 and data["status"] == "unknown"
+    assert set(data["upper_bound"]) == {"rescued", "points"}
+    assert data["rescued"] <= data["upper_bound"]["rescued"] and data["plan"]
+    code = main(["hedge-mage", "check", str(f), "--plan", " ".join(data["plan"]), "--json"])
+    rep = json.loads(capsys.readouterr().out)
+    assert code == 0 and rep["legal"] is True
+    assert (rep["rescued"], rep["points"]) == (data["rescued"], data["points"])
+    code = main(["hedge-mage", "solve", str(f), "--phase", "run", "--max-states", "1"])
+    text = capsys.readouterr().out
+    assert code == 1 and "NOT proven optimal" in text and "upper bound" in text
