@@ -272,17 +272,17 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
     return Answer(data, "\n".join(lines), OK if sol.line is not None else NO)
 
 
+MAX_NODES = 150000  # --expect default: about 10 s per witch on a 2-core machine (measured, docs/cli.md)
+
+
 def _solve_expect(args: argparse.Namespace, p: Position, ed: HexenEdition) -> Answer:
-    from solver.hexen_rennen.expect import BudgetExceeded, expect_turn
+    from solver.hexen_rennen.expect import expect_turn
 
     rolls = [need_roll(args, ed)] if args.roll is not None else None
-    try:
-        res = expect_turn(p, ed, rules_of(args), rolls=rolls,
-                          max_nodes=args.max_nodes)
-    except BudgetExceeded as exc:
-        data = {"status": "unknown", "value": None, "reason": str(exc), "max_nodes": args.max_nodes}
-        return Answer(data, f"unknown: {exc} for one witch; raise --max-nodes to search further", NO)
+    res = expect_turn(p, ed, rules_of(args), rolls=rolls, max_nodes=args.max_nodes, bounded=True)
     data = res.to_json()
+    if not res.complete:
+        return _expect_bounds(args, p, res, data)
     rows = []
     for w in res.witches:
         rows.append([str(w.origin)] + [("-" if w.by_roll.get(r) is None else f"{w.by_roll[r]:.3f}")
@@ -298,6 +298,36 @@ def _solve_expect(args: argparse.Namespace, p: Position, ed: HexenEdition) -> An
     lines.append(f"searched {res.nodes} states in {res.seconds:.3f}s")
     data["status"] = "optimal"
     return Answer(data, "\n".join(lines))
+
+
+def _expect_bounds(args: argparse.Namespace, p: Position, res: Any, data: dict[str, Any]) -> Answer:
+    """Over the state budget: status unknown (exit 1), with the proven interval of every value."""
+    from fractions import Fraction
+
+    def iv(b: tuple[Fraction, Fraction] | None) -> str:
+        if b is None:
+            return "-"
+        return f"{float(b[0]):.3f}" if b[0] == b[1] else f"[{float(b[0]):.3f}, {float(b[1]):.3f}]"
+
+    data["status"] = "unknown"
+    data["max_nodes"] = args.max_nodes
+    data["reason"] = (f"the exact search exceeded {args.max_nodes} states for some witch; "
+                      "lower/upper are proven bounds (equal: exact)")
+    rows = [[str(w.origin)] + [iv(w.bounds_by_roll.get(r)) for r in res.rolls] + [iv(w.bounds_overall)]
+            for w in res.witches]
+    lines = [f"unknown: the exact search exceeded --max-nodes {args.max_nodes} states for some witch; "
+             "proven intervals [lower, upper] (a single number: exact)",
+             f"{p.to_move} before rolling: expected final field of each witch (face-down tiles drawn from "
+             "their stage's remaining tiles; a witch that cannot move stays)",
+             table(rows, ["witch"] + [f"roll {r}" for r in res.rolls] + ["overall"])]
+    best = "  ".join(f"{r}: " + ("-" if (b := res.bounds_best_by_roll.get(r)) is None else iv(b)
+                                 + ("" if res.best_by_roll[r][1] is None else f" (witch {res.best_by_roll[r][1]})"))
+                     for r in res.rolls)
+    lines.append("best per roll: " + best)
+    lines.append(f"expected value with the best witch for each roll: {iv(res.bounds_overall)}"
+                 + (f" (over rolls where some witch moves; P(no move) = {res.p_no_move:.3f})" if res.p_no_move else ""))
+    lines.append(f"searched {res.nodes} states in {res.seconds:.3f}s; raise --max-nodes to narrow the intervals")
+    return Answer(data, "\n".join(lines), NO)
 
 
 def cmd_hint(args: argparse.Namespace) -> Answer:
@@ -381,9 +411,10 @@ def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> 
                    help="before rolling: exact expected final field of each witch per roll (expectimax over the "
                         "die and the face-down tiles; with --roll R only that roll)")
     p.add_argument("--verify", action="store_true", help="also verify the values with the z3 encoding")
-    p.add_argument("--max-nodes", type=int, default=300000,
-                   help="--expect: give up (exit 1, status unknown) past this many states for one witch "
-                        "(all rolls together; default 300000)")
+    p.add_argument("--max-nodes", type=int, default=MAX_NODES,
+                   help="--expect: past this many states for one witch (all rolls together) the exact search "
+                        "stops and up to as many again prove intervals [lower, upper] (exit 1, status unknown; "
+                        f"default {MAX_NODES})")
     rules(p)
     add_common(p)
     p.set_defaults(func=cmd_solve)

@@ -52,6 +52,9 @@ Hands = tuple[tuple[int, ...], ...]
 Rev = tuple[tuple[int, int], ...]  # (tile, class) turned over in this chain, sorted by tile
 
 
+_MIN_EXPAND = 4  # allowance below which a node gets its trivial/memo bounds only
+
+
 class BudgetExceeded(RuntimeError):
     """The expectimax search grew past its state budget (``max_nodes``)."""
 
@@ -110,6 +113,7 @@ class _Chain:
         self.memo: dict[tuple[Any, ...], tuple[int, int]] = {}  # (lower, upper) bounds
         self.back: dict[Hands, int] = {}
         self.nodes = 0
+        self.limit = max_nodes  # the exact search raises BudgetExceeded past this node count
 
     def hands_key(self, hands: Hands) -> Hands:
         """The hands with those nobody can consult this turn emptied (a canonical memo key)."""
@@ -140,7 +144,7 @@ class _Chain:
                 return hi
             a, b = max(a, lo), min(b, hi)
         self.nodes += 1
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
+        if self.limit is not None and self.nodes > self.limit:
             raise BudgetExceeded(f"expectimax gave up after {self.max_nodes} states")
         if cls is not None:
             v = self._resolve(at, forced, hands, rev, cls, a, b)
@@ -281,6 +285,145 @@ class _Chain:
                 best = v
         return best
 
+    # --- proven bounds when the exact search is over budget ------------------------------------------------
+
+    def trivial(self, at: int, hands: Hands, rev: Rev) -> tuple[int, int]:
+        """D x sound bounds on the final field of a witch on ``at`` (no search).
+
+        Upper: the last field.  Lower: the witch only goes back by other clans' number cards (at most
+        their sum, once each) or by a symbol card onto a face-up tile with that clan's symbol, and a
+        tile turned over later lies where the witch already stood; so it never ends below
+        ``min(at, lowest such symbol tile) - back reach``, nor below field 1.
+        """
+        low = at
+        for c in range(self.n_clans):
+            if c == self.mover or SYMBOL not in hands[c]:
+                continue
+            k = _sym(c)
+            for t in self.sym_up[c][:1]:
+                low = min(low, t)
+            for t, kk in rev:
+                if kk == k:
+                    low = min(low, t)
+        return max(1, low - self._back_reach(hands)) * self.D, self.HI
+
+    def bounds(self, at: int, forced: bool, hands: Hands, rev: Rev, allow: int) -> tuple[int, int]:
+        """D x a proven interval for :meth:`exact` spending about ``allow`` states at most.
+
+        First the exact search with half the allowance; over it, the node is expanded one level
+        and the rest is shared among its children (recursively); a child left without allowance
+        gets :meth:`trivial` bounds tightened by whatever the memo has proven about it.  Equal
+        bounds are the exact value.
+        """
+        if at > self.L:
+            return at * self.D, at * self.D
+        cls = self._known(at, rev)
+        if cls is not None and cls >= 0:
+            return self._resolve_bounds(at, forced, hands, rev, cls, allow)
+        start = self.nodes
+        self.nodes += 1  # the expansion itself
+        if allow > 1:
+            saved = self.limit
+            self.limit = self.nodes + allow // 2
+            try:
+                v = self.search(at, forced, hands, rev, self.LO - 1, self.HI + 1)
+                return v, v
+            except BudgetExceeded:
+                pass
+            finally:
+                self.limit = saved
+        lo, hi = self.trivial(at, hands, rev)
+        key = (at, forced if cls is None or self.playing[-1 - cls] else False, hands, self._rev_key(at, hands, rev))
+        ent = self.memo.get(key)
+        if ent is not None:
+            lo, hi = max(lo, ent[0]), min(hi, ent[1])
+        rem = allow - (self.nodes - start)
+        if lo < hi and rem >= _MIN_EXPAND:
+            if cls is not None:
+                lo2, hi2 = self._resolve_bounds(at, forced, hands, rev, cls, rem)
+            else:
+                lo2, hi2 = self._chance_bounds(at, forced, hands, rev, rem)
+            lo, hi = max(lo, lo2), min(hi, hi2)
+        return lo, hi
+
+    def _chance_bounds(self, at: int, forced: bool, hands: Hands, rev: Rev, allow: int) -> tuple[int, int]:
+        """:meth:`_chance` on intervals: the weighted average of the outcomes' bounds (rounded outwards)."""
+        stage = (at - 1) // self.stage_len
+        pool = self.pools[stage].copy()
+        lo_t, hi_t = stage * self.stage_len, (stage + 1) * self.stage_len
+        for t, k in rev:
+            if lo_t < t <= hi_t:
+                pool[k] -= 1
+        outcomes = sorted(((k, m) for k, m in pool.items() if m > 0), key=_outcome_order)
+        total = sum(m for _, m in outcomes)
+        slo = shi = 0
+        live = [km for km in outcomes if km[0] != END]
+        left = allow
+        for k, m in outcomes:
+            if k == END:
+                slo += m * at * self.D
+                shi += m * at * self.D
+                continue
+            share = left // len(live)
+            live.remove((k, m))
+            start = self.nodes
+            lo, hi = self._resolve_bounds(at, forced, hands, tuple(sorted(rev + ((at, k),))), k, share)
+            left -= self.nodes - start
+            slo += m * lo
+            shi += m * hi
+        return slo // total, -(-shi // total)
+
+    def _resolve_bounds(self, at: int, forced: bool, hands: Hands, rev: Rev, cls: int,
+                        allow: int) -> tuple[int, int]:
+        """:meth:`_resolve` on intervals: max (mover) or min (other clans) of the options' bounds."""
+        D = self.D
+        if cls == END:
+            return at * D, at * D
+        if cls > 0:
+            q = at + cls
+            if q > self.last or q in self.occ:
+                return at * D, at * D
+            return self.bounds(q, False, hands, rev, allow)
+        c = -1 - cls
+        hand = hands[c]
+        own = c == self.mover
+        if not own and not self.playing[c]:
+            if not hand:
+                return at * D, at * D
+            card = hand[0]
+            if card == SYMBOL:
+                t = self._sym_target(at, c, False, rev)
+                return (at * D, at * D) if t is None else (t * D, t * D)
+            q = at - card
+            if q < 1 or q in self.occ:
+                return at * D, at * D
+            return self.bounds(q, True, hands[:c] + (hand[1:],) + hands[c + 1:], rev, allow)
+        opts: list[tuple[int, int]] = []
+        moves: list[tuple[int, Hands]] = []
+        for card in sorted(set(hand), reverse=True):
+            if card == SYMBOL:
+                t = self._sym_target(at, c, own, rev)
+                if t is not None:
+                    opts.append((t * D, t * D))
+                continue
+            q = at + card if own else at - card
+            if (q > self.last if own else q < 1) or q in self.occ:
+                continue
+            h = list(hand)
+            h.remove(card)
+            moves.append((q, hands[:c] + (tuple(h),) + hands[c + 1:]))
+        if not opts and not moves:
+            return at * D, at * D
+        if not forced:
+            opts.append((at * D, at * D))
+        left = allow
+        for i, (q, nh) in enumerate(moves):
+            start = self.nodes
+            opts.append(self.bounds(q, not own, nh, rev, left // (len(moves) - i)))
+            left -= self.nodes - start
+        pick = max if own else min
+        return pick(o[0] for o in opts), pick(o[1] for o in opts)
+
     def _known(self, t: int, rev: Rev) -> int | None:
         if self.mask >> t & 1:
             return self.cls[t]
@@ -329,22 +472,40 @@ class ExpectSearch:
     def raw(self, st: ChainState) -> int:
         """D x the value of ``st`` (an integer)."""
         ch = self.chain
-        # tiles face up in the chain state but drawn from the pools: revealed in this chain
-        rev = tuple(sorted((t, ch.cls[t]) for t in range(1, ch.L + 1)
-                           if st.up >> t & 1 and not ch.mask >> t & 1))
-        hands = ch.hands_key(st.hands)
+        hands, rev = self._key(st)
         if st.done:
             return st.at * ch.D
         return ch.exact(st.at, st.forced, hands, rev)
+
+    def _key(self, st: ChainState) -> tuple[Hands, Rev]:
+        ch = self.chain
+        # tiles face up in the chain state but drawn from the pools: revealed in this chain
+        rev = tuple(sorted((t, ch.cls[t]) for t in range(1, ch.L + 1)
+                           if st.up >> t & 1 and not ch.mask >> t & 1))
+        return ch.hands_key(st.hands), rev
+
+    def bounds(self, st: ChainState, allow: int) -> tuple[Fraction, Fraction]:
+        """A proven interval [lo, hi] containing the value of ``st``, spending about ``allow`` more states."""
+        ch = self.chain
+        if st.done:
+            return Fraction(st.at), Fraction(st.at)
+        hands, rev = self._key(st)
+        lo, hi = ch.bounds(st.at, st.forced, hands, rev, allow)
+        return Fraction(lo, ch.D), Fraction(hi, ch.D)
+
+
+Interval = tuple[Fraction, Fraction]
 
 
 @dataclass
 class WitchExpect:
     origin: int
-    by_roll: dict[int, float | None]  # None: this witch cannot move with that roll
+    by_roll: dict[int, float | None]  # None: this witch cannot move with that roll (or, over budget: not exact)
     overall: float  # mean over the die; a witch that cannot move counts as staying
     exact_by_roll: dict[int, Fraction | None] = field(default_factory=dict)
     exact_overall: Fraction = Fraction(0)
+    bounds_by_roll: dict[int, Interval | None] = field(default_factory=dict)  # proven [lo, hi]; None: cannot move
+    bounds_overall: Interval = (Fraction(0), Fraction(0))
 
 
 @dataclass
@@ -360,12 +521,18 @@ class ExpectResult:
     exact_best_by_roll: dict[int, Fraction | None] = field(default_factory=dict)
     exact_overall: Fraction = Fraction(0)
     exact_p_no_move: Fraction = Fraction(0)
+    complete: bool = True  # every value exact; False: over budget, only the bounds are proven
+    bounds_best_by_roll: dict[int, Interval | None] = field(default_factory=dict)
+    bounds_overall: Interval = (Fraction(0), Fraction(0))
 
     def to_json(self) -> dict[str, Any]:
         def fr(v: Fraction | None) -> str | None:
             return None if v is None else str(v)
 
-        return {
+        def fl(v: Fraction | None) -> float | None:
+            return None if v is None else float(v)
+
+        data: dict[str, Any] = {
             "rolls": self.rolls,
             "witches": [{"field": w.origin, "by_roll": {str(r): w.by_roll[r] for r in self.rolls},
                          "overall": w.overall,
@@ -378,6 +545,35 @@ class ExpectResult:
             "measure": "expected final field",
             "rules": self.rules.names(), "stats": {"nodes": self.nodes, "seconds": round(self.seconds, 4)},
         }
+        if self.complete:
+            return data
+
+        def side(iv: Interval | None, i: int) -> Fraction | None:
+            return None if iv is None else iv[i]
+
+        def put(d: dict[str, Any], ex: dict[str, Any], by: dict[int, Interval | None], total: Interval | None,
+                overall_key: str) -> None:
+            for i, name in enumerate(("lower", "upper")):
+                d[name] = {str(r): fl(side(by.get(r), i)) for r in self.rolls}
+                ex[name] = {str(r): fr(side(by.get(r), i)) for r in self.rolls}
+                if total is not None:
+                    d[f"{overall_key}_{name}"] = float(total[i])
+                    ex[f"{overall_key}_{name}"] = str(total[i])
+
+        for w, d in zip(self.witches, data["witches"], strict=True):
+            put(d, d["exact"], w.bounds_by_roll, w.bounds_overall, "overall")
+            if w.bounds_overall[0] != w.bounds_overall[1]:
+                d["overall"] = d["exact"]["overall"] = None
+        for r, d in data["best_by_roll"].items():
+            iv = self.bounds_best_by_roll.get(int(r))
+            d["lower"], d["upper"] = fl(side(iv, 0)), fl(side(iv, 1))
+            d["exact_lower"], d["exact_upper"] = fr(side(iv, 0)), fr(side(iv, 1))
+        data["value"] = float(self.exact_overall) if self.bounds_overall[0] == self.bounds_overall[1] else None
+        data["exact"]["value"] = str(self.exact_overall) if data["value"] is not None else None
+        for i, name in enumerate(("lower", "upper")):
+            data[name] = float(self.bounds_overall[i])
+            data["exact"][name] = str(self.bounds_overall[i])
+        return data
 
 
 def expect_witch(pos: Position, edition: HexenEdition, origin: int, roll: int, rules: Rules | None = None,
@@ -392,11 +588,16 @@ def expect_witch(pos: Position, edition: HexenEdition, origin: int, roll: int, r
 
 
 def expect_turn(pos: Position, edition: HexenEdition, rules: Rules | None = None,
-                rolls: list[int] | None = None, max_nodes: int | None = None) -> ExpectResult:
+                rolls: list[int] | None = None, max_nodes: int | None = None,
+                bounded: bool = False) -> ExpectResult:
     """Expectimax over the die and the face-down tiles for every witch of the clan to move.
 
     Exact (fractions in the ``exact_*`` fields, floats beside them).  ``max_nodes`` bounds the
-    states searched for each witch (all rolls together); past it :class:`BudgetExceeded` is raised.
+    states searched for each witch (all rolls together); past it :class:`BudgetExceeded` is raised,
+    unless ``bounded``: then up to ``max_nodes`` more states of that witch go to proving an interval
+    for each of its rolls not yet solved (:meth:`_Chain.bounds`), and the result has
+    ``complete=False`` unless every interval closed.  Where the search finishes the values are the
+    same either way.
     """
     rules = rules or Rules()
     t0 = time.perf_counter()
@@ -404,39 +605,78 @@ def expect_turn(pos: Position, edition: HexenEdition, rules: Rules | None = None
     rolls = rolls or sorted(set(faces))
     origins = sorted(set(pos.witches_of(pos.to_move)))
     nodes = 0
-    table: dict[int, dict[int, Fraction | None]] = {o: {} for o in origins}
+    box: dict[int, dict[int, Interval | None]] = {o: {} for o in origins}
     for o in origins:
         turn = Turn(pos, edition, o, rules)
         search = ExpectSearch(turn, True, max_nodes=max_nodes)
-        for r in rolls:
-            target, _ = turn.die_target(r)
-            table[o][r] = None if target is None else search.value(turn.start(target))
+        starts = {r: turn.die_target(r)[0] for r in rolls}
+        try:
+            for r in rolls:
+                target = starts[r]
+                if target is None:
+                    box[o][r] = None
+                else:
+                    v = search.value(turn.start(target))
+                    box[o][r] = (v, v)
+        except BudgetExceeded:
+            if not bounded or max_nodes is None:
+                raise
+            todo = [r for r in rolls if r not in box[o]]
+            left = max_nodes
+            for i, r in enumerate(todo):
+                target = starts[r]
+                if target is None:
+                    box[o][r] = None
+                    continue
+                before = search.nodes
+                box[o][r] = search.bounds(turn.start(target), left // (len(todo) - i))
+                left -= search.nodes - before
         nodes += search.nodes
     weights = {r: Fraction(faces.count(r), len(faces)) for r in rolls}
     norm = sum(weights.values(), Fraction(0))
+
+    def point(iv: Interval | None) -> Fraction | None:
+        return None if iv is None or iv[0] != iv[1] else iv[0]
+
     witches = []
     for o in origins:
-        ex = sum((weights[r] * (Fraction(o) if table[o][r] is None else table[o][r]) for r in rolls),
-                 Fraction(0)) / norm
-        witches.append(WitchExpect(o, {r: None if table[o][r] is None else float(table[o][r]) for r in rolls},
-                                   float(ex), dict(table[o]), ex))
+        stay = (Fraction(o), Fraction(o))
+        ivs = [(weights[r], stay if (bx := box[o][r]) is None else bx) for r in rolls]
+        tot = (sum((w * iv[0] for w, iv in ivs), Fraction(0)) / norm,
+               sum((w * iv[1] for w, iv in ivs), Fraction(0)) / norm)
+        ex = tot[0] if tot[0] == tot[1] else Fraction(0)
+        witches.append(WitchExpect(o, {r: None if (v := point(box[o][r])) is None else float(v) for r in rolls},
+                                   float(ex), {r: point(box[o][r]) for r in rolls}, ex, dict(box[o]), tot))
     best: dict[int, tuple[float | None, int | None]] = {}
     exact_best: dict[int, Fraction | None] = {}
-    num, den, none_w = Fraction(0), Fraction(0), Fraction(0)
+    best_box: dict[int, Interval | None] = {}
+    lo_sum, hi_sum, den, none_w = Fraction(0), Fraction(0), Fraction(0), Fraction(0)
     for r in rolls:
-        cand = [(v, o) for o in origins if (v := table[o][r]) is not None]
+        cand = [(iv, o) for o in origins if (iv := box[o][r]) is not None]
         if not cand:
             best[r] = (None, None)
             exact_best[r] = None
+            best_box[r] = None
             none_w += weights[r]
             continue
-        v = max(c[0] for c in cand)
-        b = min(o for val, o in cand if val == v)
-        best[r] = (float(v), b)
+        lo = max(iv[0] for iv, _ in cand)
+        hi = max(iv[1] for iv, _ in cand)
+        best_box[r] = (lo, hi)
+        # the best witch is known when the intervals decide it (ties: the lowest field)
+        alive = [(iv, o) for iv, o in cand if iv[1] >= lo]
+        if len(alive) == 1 or all(iv[0] == iv[1] == lo for iv, _ in alive):
+            b: int | None = min(o for _, o in alive)
+        else:
+            b = None
+        v = lo if lo == hi else None
+        best[r] = (None if v is None else float(v), b)
         exact_best[r] = v
-        num += weights[r] * v
+        lo_sum += weights[r] * lo
+        hi_sum += weights[r] * hi
         den += weights[r]
-    overall = num / den if den else Fraction(0)
+    total = (lo_sum / den, hi_sum / den) if den else (Fraction(0), Fraction(0))
+    overall = total[0] if total[0] == total[1] else Fraction(0)
+    complete = all(iv is None or iv[0] == iv[1] for o in origins for iv in box[o].values())
     p_none = none_w / norm
     return ExpectResult(rolls, witches, best, float(overall), float(p_none), nodes, time.perf_counter() - t0, rules,
-                        exact_best, overall, p_none)
+                        exact_best, overall, p_none, complete, best_box, total)
