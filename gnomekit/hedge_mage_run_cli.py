@@ -112,7 +112,7 @@ def report_answer(rep: PlanReport, ed: HedgeMageEdition, woke: list[Event], as_j
 
 def cmd_run_check(args: argparse.Namespace, text: str, name: str) -> Answer:
     pos, ed, woke = _load(args, text, name)
-    if not getattr(args, "plan", None):
+    if getattr(args, "plan", None) is None:  # an empty plan ('' or '[]', as solve may print) is a plan
         raise UsageError("check on a running position needs --plan PLAN (actions, or @FILE)")
     ptext, pname = _plan_text(args)
     plan = parse_plan(ptext, ed, pname)

@@ -614,3 +614,16 @@ def test_cli_solve_budget_prints_best_plan_and_bound(capsys: pytest.CaptureFixtu
     code = main(["hedge-mage", "solve", str(f), "--phase", "run", "--max-states", "1"])
     text = capsys.readouterr().out
     assert code == 1 and "NOT proven optimal" in text and "upper bound" in text
+
+
+@pytest.mark.parametrize("plan", ["", "[]"])
+def test_cli_check_accepts_the_empty_plan(capsys: pytest.CaptureFixture[str], plan: str) -> None:
+    """`solve` may answer with no actions; `check --plan ''` (or '[]') replays that: legal, nothing gained."""
+    from gnomekit.cli import main
+
+    tiny = str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "tiny-run.txt")
+    code = main(["hedge-mage", "check", tiny, "--plan", plan, "--json"])
+    rep = json.loads(capsys.readouterr().out)
+    assert code == 0 and rep["legal"] is True and (rep["rescued"], rep["points"]) == (0, 0)
+    code = main(["hedge-mage", "check", tiny, "--json"])
+    assert code == 2
