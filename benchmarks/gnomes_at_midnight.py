@@ -14,37 +14,20 @@
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gnomekit.common import table  # noqa: E402
 from models.gnomes_at_midnight.edition import bundled_edition  # noqa: E402
-from models.gnomes_at_midnight.position import Position  # noqa: E402
-from models.gnomes_at_midnight.setup import new_position, random_position  # noqa: E402
+from models.gnomes_at_midnight.setup import new_position  # noqa: E402
+from solver.gnomes_at_midnight.gen import open_positions  # noqa: E402
 from solver.gnomes_at_midnight.kernel import Kernel  # noqa: E402
 from solver.gnomes_at_midnight.puzzles import load_puzzle, puzzle_files  # noqa: E402
 from solver.gnomes_at_midnight.search import Searcher, SearchOptions  # noqa: E402
 from solver.gnomes_at_midnight.smt import smt_wins_within  # noqa: E402
-
-
-def generated(count: int, seed0: int) -> list[Position]:
-    out = []
-    for k in range(seed0, seed0 + count):
-        ed = bundled_edition("mini" if k % 2 else "default")
-        pos, _ = random_position(ed, 7000 + k, 6 + (k * 5) % 23)
-        rng = random.Random(k)
-        decks = []
-        for s in (0, 1):
-            d = list(pos.full_decks[s])
-            rng.shuffle(d)
-            decks.append(tuple(d))
-        out.append(replace(pos, known=(decks[0], decks[1]), unknown=((0, 0, 0), (0, 0, 0))))
-    return out
 
 
 def search_part(quick: bool) -> str:
@@ -90,7 +73,7 @@ def search_part(quick: bool) -> str:
 def smt_part(quick: bool) -> str:
     rows = []
     for k, count in ((1, 20), (2, 8 if quick else 20), (3, 2 if quick else 6)):
-        ps = generated(count, 500 + 10 * k)
+        ps = open_positions(count, 500 + 10 * k)
         t0 = time.perf_counter()
         ans_s = []
         for p in ps:

@@ -15,7 +15,7 @@ from models.hedge_mage.notation import (
     placement_to_text,
     read_garden,
 )
-from models.hedge_mage.placement import PlacementReport, check_placement, with_held_tokens
+from models.hedge_mage.placement import Placement, PlacementReport, check_placement, with_held_tokens
 from models.hedge_mage.position import Garden
 from models.hedge_mage.setup import new_garden, random_garden
 
@@ -98,13 +98,37 @@ def draw_with(g: Garden, ed: HedgeMageEdition, marks: dict[tuple[int, int], str]
     return "\n".join(lines)
 
 
+def placement_marks(g: Garden, ed: HedgeMageEdition, p: Placement) -> tuple[dict[tuple[int, int], str], list[str]]:
+    """The marks drawing a placement over the garden, and what each ``!`` hides.
+
+    ``#`` a tile cell, ``@`` its sigil cell, ``!`` a tile cell (sigil or not) over a hedge or an occupant
+    (tunnel, springshroom, mage, gnome: what the ``covers`` rule names), so that the conflict stays
+    visible; each such cell is listed as "ROW,COL TOKEN (what, ...)" with the cell's own token.
+    """
+    from models.hedge_mage.notation import cell_token
+
+    marks: dict[tuple[int, int], str] = {}
+    under: list[str] = []
+    for c in p.cells:
+        if not g.in_bounds(c):
+            continue
+        things = ([f"hedge {g.hedges[g.hedge_at[c]].tile}"] if c in g.hedge_at else []) + g.occupants.get(c, [])
+        if things:
+            marks[c] = "!"
+            sigil = ", under the tile's sigil" if c == p.sigil else ""
+            under.append(f"{c[0]},{c[1]} {cell_token(g, ed, c)} ({', '.join(things)}{sigil})")
+        else:
+            marks[c] = "@" if c == p.sigil else "#"
+    return marks, under
+
+
 def report_text(g: Garden, ed: HedgeMageEdition, rep: PlacementReport) -> str:
     p = rep.placement
     try:
         name = placement_to_text(p, ed)
     except (ValueError, KeyError):
         name = f"{p.tile} on " + " ".join(f"{r},{c}" for r, c in p.cells)
-    marks = {c: ("@" if c == p.sigil else "#") for c in p.cells if g.in_bounds(c)}
+    marks, under = placement_marks(g, ed, p)
     lines = []
     if rep.legal:
         lines.append(f"legal: {name}  cells {' '.join(f'{r},{c}' for r, c in p.cells)}")
@@ -118,7 +142,11 @@ def report_text(g: Garden, ed: HedgeMageEdition, rep: PlacementReport) -> str:
             lines.append(f"  - [{v.rule}] {v.message}")
     lines.append("")
     lines.append(draw_with(g, ed, marks))
-    lines.append("(# new hedge cell, @ its sigil)")
+    if under:
+        lines.append("(# new hedge cell, @ its sigil, ! a tile cell over something already there)")
+        lines.append("under !: " + "; ".join(under))
+    else:
+        lines.append("(# new hedge cell, @ its sigil)")
     return "\n".join(lines)
 
 

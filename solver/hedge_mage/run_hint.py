@@ -39,7 +39,7 @@ from models.hedge_mage.edition import HedgeMageEdition
 from models.hedge_mage.running import Action, Event, RunPosition, cname, execute_plan, running_score
 from models.hedge_mage.running_notation import action_to_text
 from solver.core.result import Result, Status
-from solver.hedge_mage.running import PlanValue, merge_plan, solve_run, successors
+from solver.hedge_mage.running import PlanValue, follow_plan, merge_plan, solve_run, successors
 
 RunSolver = Callable[[RunPosition, HedgeMageEdition, int | None], Result]
 MoveId = tuple[str, str, Cell, tuple[Cell, ...], tuple[Cell, ...]]  # kind, who, origin, target(s), bounces
@@ -163,18 +163,7 @@ class ForbiddenSearch:
 
     def plan(self, pos: RunPosition) -> list[Action]:
         """The unit actions of the best plan found by :meth:`best` (called on ``pos`` as the root)."""
-        from models.hedge_mage.running import apply_action
-
-        out: list[Action] = []
-        cur, root = pos, True
-        while True:
-            _v, move = self.memo[(cur.key(), root)]
-            if move is None:
-                return out
-            for a in move:
-                cur, _ = apply_action(cur, self.ed, a, continues=True)
-                out.append(a)
-            root = False
+        return follow_plan(pos, self.ed, lambda cur, root: self.memo[(cur.key(), root)][1])
 
 
 @dataclass(frozen=True)

@@ -333,15 +333,28 @@ class _Search:
         return best
 
     def plan(self, pos: RunPosition) -> list[Action]:
-        out: list[Action] = []
-        cur = pos
-        while True:
-            _v, move, _nk, _t, _s = self.memo[cur.key()]
-            if move is None:
-                return out
-            for a in move:
-                cur, _ = apply_action(cur, self.ed, a, continues=True)
-                out.append(a)
+        """The unit actions of the best plan found by :meth:`best` (called on ``pos``)."""
+        return follow_plan(pos, self.ed, lambda cur, _root: self.memo[cur.key()][1])
+
+
+def follow_plan(pos: RunPosition, ed: HedgeMageEdition,
+                move_at: Callable[[RunPosition, bool], list[Action] | None]) -> list[Action]:
+    """The unit actions of a memoised search's best plan from ``pos``.
+
+    ``move_at(position, is_root)`` gives the best successor's actions stored for a position (None: stop
+    there); each is replayed by the rules engine to reach the next position.  Shared by the reference
+    search here and the hint's search with a forbidden move (solver/hedge_mage/run_hint.py).
+    """
+    out: list[Action] = []
+    cur, root = pos, True
+    while True:
+        move = move_at(cur, root)
+        if move is None:
+            return out
+        for a in move:
+            cur, _ = apply_action(cur, ed, a, continues=True)
+            out.append(a)
+        root = False
 
 
 def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True,

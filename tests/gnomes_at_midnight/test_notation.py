@@ -18,7 +18,7 @@ from models.gnomes_at_midnight.notation import (
     position_to_text,
     read_position,
 )
-from tests.gnomes_at_midnight.gen import positions
+from solver.gnomes_at_midnight.gen import positions
 from tests.gnomes_at_midnight.helpers import base_json, make
 
 MANDATORY = ("rows", "cols", "terrain", "flowers", "gnomes", "toadstools", "off_board", "to_move", "moon",

@@ -7,9 +7,9 @@ import pytest
 from models.gnomes_at_midnight.edition import TERRAINS
 from models.gnomes_at_midnight.moves import after_move, legal_moves, next_position
 from models.gnomes_at_midnight.notation import position_to_json
+from solver.gnomes_at_midnight.gen import positions
 from solver.gnomes_at_midnight.kernel import Kernel
 from solver.gnomes_at_midnight.search import SearchOptions, forced_win_within, solve
-from tests.gnomes_at_midnight.gen import positions
 from tests.gnomes_at_midnight.helpers import empty_board
 from tests.gnomes_at_midnight.reference import Ref
 

@@ -234,6 +234,37 @@ def test_check_legal_and_illegal_text(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 1 and out.startswith("illegal: D2:R0@3,1") and "[cut-off]" in out and "2,2" in out
 
 
+GARDEN_WITH_MAGE = """hedge-mage garden
+size: 5x6
+tile: D2
+hedges: a=L4 b=D2
+
+   0  1  2  3  4  5
+0  .  .W .  .  .  .
+1  .  A  a  a  .  .
+2  .  a  .  b  .  .
+3  .  .  .  B  .  .
+4  .  .  .  .  .  .
+"""
+
+
+def test_check_drawing_marks_covered_cells(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # D2 upright with its sigil on the mage at 0,1 and its other cell on hedge a's sigil 1,1
+    path = tmp_path / "g.txt"
+    path.write_text(GARDEN_WITH_MAGE, encoding="utf-8")
+    code, out, _ = run(capsys, "check", str(path), "--place", "D2:R90@0,1", "--any-tile")
+    lines = out.splitlines()
+    assert code == 1 and "  - [covers] cells are not empty ground: 0,1 (mage); 1,1 (hedge L4)" in lines
+    assert "0  .  !  .  .  .  ." in lines and "1  .  !  a  a  .  ." in lines
+    assert lines[-2] == "(# new hedge cell, @ its sigil, ! a tile cell over something already there)"
+    assert lines[-1] == "under !: 0,1 .W (mage, under the tile's sigil); 1,1 A (hedge L4)"
+    # nothing covered: the tile's own marks and the plain legend, no "under !" line
+    code, out, _ = run(capsys, "check", str(path), "--place", "D2:R0@0,4", "--any-tile")
+    lines = out.splitlines()
+    assert "0  .  .W .  .  @  #" in lines and lines[-1] == "(# new hedge cell, @ its sigil)"
+    assert not any(x.startswith("under !") for x in lines)
+
+
 def test_check_reports_every_broken_rule(capsys: pytest.CaptureFixture[str]) -> None:
     # D2 on 2,2-3,2 in pocket-5x6 fills the pocket: bushes with a alone, with a and b, and with b alone
     path = str(POS / "pocket-5x6.txt")
