@@ -96,3 +96,53 @@ def read_bundled_toml(package: str, filename: str) -> TomlSource:
     """Read a TOML file shipped inside a package (e.g. a default edition)."""
     text = resources.files(package).joinpath(filename).read_text(encoding="utf-8")
     return parse_toml(text, f"{package.replace('.', '/')}/{filename}")
+
+
+# Small value readers shared by the games' edition loaders.  Each records a located problem on the
+# source (never raises), so a loader can keep going and report everything at once.
+
+
+def is_int(value: Any) -> bool:
+    """A TOML integer (``bool`` is a subclass of ``int`` in Python, but ``true`` is not a number)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def whole_number(src: TomlSource, table: dict[str, Any], key: str, default: int | None, low: int) -> int:
+    """``table[key]`` as a whole number >= ``low``; ``default`` None makes the key required.
+
+    A missing required key or a bad value is a problem; ``low`` is returned then so checking can go on.
+    """
+    v = table.get(key, default)
+    if v is None:
+        src.problem(f"missing key '{key}'", "[")
+        return low
+    if not is_int(v) or v < low:
+        src.problem(f"'{key}' must be a whole number >= {low}, got {v!r}", key)
+        return low
+    return int(v)
+
+
+def unknown_keys(src: TomlSource, table: str, data: dict[str, Any], known: set[str], *after: str) -> None:
+    """Report each key of ``[table]`` not in ``known``: a misspelt key would silently fall back to a default.
+
+    The problem is located at the key (followed by the needles ``after``, e.g. ``"="``, when given).
+    """
+    for key in data:
+        if key not in known:
+            src.problem(f"[{table}]: unknown key {key!r}; expected one of {', '.join(sorted(known))}", key, *after)
+
+
+def check_game(src: TomlSource, meta: dict[str, Any], game: str) -> None:
+    """Report an ``[edition]`` table whose ``game`` names another game (a missing ``game`` is fine)."""
+    if meta.get("game", game) != game:
+        src.problem(f"this edition is for {meta.get('game')!r}, not {game!r}", "game")
+
+
+def edition_meta(src: TomlSource, game: str) -> dict[str, Any]:
+    """The ``[edition]`` table (empty when missing or not a table, the latter a problem), checked for ``game``."""
+    meta = src.data.get("edition", {})
+    if not isinstance(meta, dict):
+        src.problem("[edition] must be a table", "edition")
+        meta = {}
+    check_game(src, meta, game)
+    return meta

@@ -12,7 +12,7 @@ from functools import cache, cached_property
 from pathlib import Path as FsPath
 from typing import Any
 
-from models.core.edition import TomlSource, read_bundled_toml, read_toml_file
+from models.core.edition import TomlSource, check_game, is_int, read_bundled_toml, read_toml_file
 from models.core.hexgrid import DIRECTIONS, ORIENTATIONS, opposite, orient_edge
 from models.gnome_hollow.shapes import canonical
 
@@ -237,16 +237,12 @@ class GnomeHollowEdition:
         return None
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _int(src: TomlSource, table: dict[str, Any], key: str, default: int | None, low: int, where: str) -> int:
     v = table.get(key, default)
     if v is None:
         src.problem(f"{where}: missing key '{key}'", f"[{where}")
         return low
-    if not _is_int(v) or v < low:
+    if not is_int(v) or v < low:
         src.problem(f"{where}.{key} must be a whole number >= {low}, got {v!r}", key)
         return low
     return int(v)
@@ -270,7 +266,7 @@ def _paths(src: TomlSource, ident: str, raw: Any, colours: tuple[str, ...], allo
     out: list[TilePath] = []
     used: set[int] = set()
     for i, p in enumerate(raw):
-        if not isinstance(p, list) or len(p) not in (2, 3) or not all(_is_int(x) for x in p[:2]):
+        if not isinstance(p, list) or len(p) not in (2, 3) or not all(is_int(x) for x in p[:2]):
             src.problem(f"tile {ident}: path {i + 1} must be [edge, edge] or [edge, edge, mushroom], got {p!r}", ident)
             continue
         a, b = int(p[0]), int(p[1])
@@ -297,8 +293,7 @@ def edition_from_toml(src: TomlSource) -> GnomeHollowEdition:
     """Validate a parsed TOML document as a Gnome Hollow edition (all problems at once)."""
     d = src.data
     meta = d.get("edition", {}) if isinstance(d.get("edition", {}), dict) else {}
-    if meta.get("game", "gnome-hollow") != "gnome-hollow":
-        src.problem(f"this edition is for {meta.get('game')!r}, not 'gnome-hollow'", "game")
+    check_game(src, meta, "gnome-hollow")
 
     mt = _table(src, d, "mushrooms")
     colours_raw = mt.get("colours", [])
@@ -353,7 +348,7 @@ def edition_from_toml(src: TomlSource) -> GnomeHollowEdition:
     ring_track = _track(src, rt.get("track"), "rings.track", markers + 1)
     wf_at_raw = rt.get("wildflower_at", [])
     wf_at: list[int] = []
-    if not isinstance(wf_at_raw, list) or not all(_is_int(x) and 1 <= x <= markers for x in wf_at_raw):
+    if not isinstance(wf_at_raw, list) or not all(is_int(x) and 1 <= x <= markers for x in wf_at_raw):
         src.problem(f"rings.wildflower_at must list marker counts 1..{markers}", "wildflower_at")
     else:
         wf_at = [int(x) for x in wf_at_raw]
@@ -364,7 +359,7 @@ def edition_from_toml(src: TomlSource) -> GnomeHollowEdition:
         sh_raw = {}
     for name, cells in sh_raw.items():
         if not isinstance(cells, list) or not cells or not all(
-                isinstance(c, list) and len(c) == 2 and all(_is_int(x) for x in c) for c in cells):
+                isinstance(c, list) and len(c) == 2 and all(is_int(x) for x in c) for c in cells):
             src.problem(f"shape {name}: expected a list of cells [[q, r], ...]", name)
             continue
         cs = tuple((int(c[0]), int(c[1])) for c in cells)
@@ -388,10 +383,10 @@ def edition_from_toml(src: TomlSource) -> GnomeHollowEdition:
     tt = _table(src, d, "treasures")
     treasures: dict[str, tuple[int, int]] = {}
     for kind, v in tt.items():
-        if not isinstance(v, dict) or not _is_int(v.get("value")) or v["value"] < 1:
+        if not isinstance(v, dict) or not is_int(v.get("value")) or v["value"] < 1:
             src.problem(f"treasures.{kind}: expected {{ value = N, count = N }} with value >= 1", kind)
             continue
-        treasures[kind] = (int(v["value"]), int(v.get("count", 0)) if _is_int(v.get("count", 0)) else 0)
+        treasures[kind] = (int(v["value"]), int(v.get("count", 0)) if is_int(v.get("count", 0)) else 0)
     if not any(v == 1 for v, _ in treasures.values()):
         src.problem("treasures: some kind must be worth 1 point (to make change)", "[treasures]")
 
@@ -405,12 +400,12 @@ def edition_from_toml(src: TomlSource) -> GnomeHollowEdition:
     for c in colours:
         tokens[c] = _int(src, tok_raw, c, 0, 0, "market.tokens")
         row = mk.get(c)
-        if not isinstance(row, dict) or not _is_int(row.get("pair")) or not isinstance(row.get("spaces"), list):
+        if not isinstance(row, dict) or not is_int(row.get("pair")) or not isinstance(row.get("spaces"), list):
             src.problem(f"market.{c}: expected {{ pair = N, spaces = [[mushrooms, points], ...] }}", "[market")
             continue
         spaces: list[tuple[int, int]] = []
         for s in row["spaces"]:
-            if not isinstance(s, list) or len(s) != 2 or not all(_is_int(x) and x >= 1 for x in s):
+            if not isinstance(s, list) or len(s) != 2 or not all(is_int(x) and x >= 1 for x in s):
                 src.problem(f"market.{c}: each space is [mushrooms, points], got {s!r}", f"{c} =")
                 continue
             spaces.append((int(s[0]), int(s[1])))
@@ -428,7 +423,7 @@ def edition_from_toml(src: TomlSource) -> GnomeHollowEdition:
             continue
         ok = True
         for k, v in reward.items():
-            if (k not in colours and k != "tile") or not _is_int(v) or v < 1:
+            if (k not in colours and k != "tile") or not is_int(v) or v < 1:
                 src.problem(f"signpost {ident}: bad reward {k} = {v!r}", ident)
                 ok = False
         if ok:
@@ -453,7 +448,7 @@ def edition_from_toml(src: TomlSource) -> GnomeHollowEdition:
         got: list[Trade] = []
         for tr in raw if isinstance(raw, list) else [None]:
             sides = [tr.get(k) if isinstance(tr, dict) else None for k in ("give", "get")]
-            if not all(isinstance(x, dict) and x and all(c in colours and _is_int(n) and n >= 1 for c, n in x.items())
+            if not all(isinstance(x, dict) and x and all(c in colours and is_int(n) and n >= 1 for c, n in x.items())
                        for x in sides):
                 src.problem(f"trade_board.{sid}: each trade is {{ give = {{colour = N}}, get = {{colour = N}} }}", sid)
                 continue
@@ -505,7 +500,7 @@ def _columns(src: TomlSource, raw_cols: Any, where: str, shapes: dict[str, tuple
         raw_cols = []
     last = 0
     for i, c in enumerate(raw_cols):
-        if not isinstance(c, dict) or not _is_int(c.get("size")) or not isinstance(c.get("rows"), list):
+        if not isinstance(c, dict) or not is_int(c.get("size")) or not isinstance(c.get("rows"), list):
             src.problem(f"{where}[{i}]: needs size and rows", f"[[{where}]]")
             continue
         size = int(c["size"])
@@ -534,7 +529,7 @@ def _columns(src: TomlSource, raw_cols: Any, where: str, shapes: dict[str, tuple
 
 
 def _track(src: TomlSource, raw: Any, what: str, length: int) -> tuple[int, ...]:
-    if not isinstance(raw, list) or not raw or not all(_is_int(x) for x in raw):
+    if not isinstance(raw, list) or not raw or not all(is_int(x) for x in raw):
         src.problem(f"{what} must be a list of whole numbers", what.split(".")[-1])
         return tuple([0] * length)
     if len(raw) < length:

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from models.core.edition import TomlSource, read_bundled_toml, read_toml_file
+from models.core.edition import TomlSource, edition_meta, is_int, read_bundled_toml, read_toml_file, whole_number
 from models.core.grid import Cell, normalise
 
 TERRAINS: tuple[str, ...] = ("grass", "tulips", "cobblestone")
@@ -71,10 +71,6 @@ class MidnightEdition:
         return None
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _cells(src: TomlSource, value: Any, what: str, needle: str, rows: int, cols: int) -> list[Cell]:
     """A list of in-board cells; every bad entry is recorded as a problem."""
     out: list[Cell] = []
@@ -82,7 +78,7 @@ def _cells(src: TomlSource, value: Any, what: str, needle: str, rows: int, cols:
         src.problem(f"{what}: expected a list of cells [[row, col], ...], got {value!r}", needle)
         return out
     for i, v in enumerate(value):
-        if not isinstance(v, list) or len(v) != 2 or not all(_is_int(x) for x in v):
+        if not isinstance(v, list) or len(v) != 2 or not all(is_int(x) for x in v):
             src.problem(f"{what}[{i}]: expected a cell [row, col], got {v!r}", needle)
             continue
         r, c = v
@@ -92,17 +88,6 @@ def _cells(src: TomlSource, value: Any, what: str, needle: str, rows: int, cols:
             continue
         out.append((r, c))
     return out
-
-
-def _int(src: TomlSource, table: dict[str, Any], key: str, default: int | None, low: int) -> int:
-    v = table.get(key, default)
-    if v is None:
-        src.problem(f"missing key '{key}'", "[")
-        return low
-    if not _is_int(v) or v < low:
-        src.problem(f"'{key}' must be a whole number >= {low}, got {v!r}", key)
-        return low
-    return int(v)
 
 
 def _table(src: TomlSource, d: dict[str, Any], key: str, what: str) -> dict[str, Any]:
@@ -116,15 +101,10 @@ def _table(src: TomlSource, d: dict[str, Any], key: str, what: str) -> dict[str,
 def edition_from_toml(src: TomlSource) -> MidnightEdition:
     """Validate a parsed TOML document as a Gnomes at Midnight edition (all problems at once)."""
     d = src.data
-    meta = d.get("edition", {})
-    if not isinstance(meta, dict):
-        src.problem("[edition] must be a table", "edition")
-        meta = {}
-    if meta.get("game", "gnomes-at-midnight") != "gnomes-at-midnight":
-        src.problem(f"this edition is for {meta.get('game')!r}, not 'gnomes-at-midnight'", "game")
+    meta = edition_meta(src, "gnomes-at-midnight")
     board = _table(src, d, "board", "rows, cols, terrain, toadstools")
-    rows = _int(src, board, "rows", None, 1) if board else 1
-    cols = _int(src, board, "cols", None, 1) if board else 1
+    rows = whole_number(src, board, "rows", None, 1) if board else 1
+    cols = whole_number(src, board, "cols", None, 1) if board else 1
     terrain_raw = board.get("terrain")
     terrain: list[str] = []
     if not isinstance(terrain_raw, list) or not all(isinstance(x, str) for x in terrain_raw):
@@ -164,8 +144,8 @@ def edition_from_toml(src: TomlSource) -> MidnightEdition:
     if not isinstance(players, dict):
         src.problem("[players] must be a table", "players")
         players = {}
-    gnomes = _int(src, players, "gnomes", 5, 1)
-    bump_limit = _int(src, players, "bump_limit", None, 1)
+    gnomes = whole_number(src, players, "gnomes", 5, 1)
+    bump_limit = whole_number(src, players, "bump_limit", None, 1)
     if bump_limit > gnomes:
         src.problem(f"players.bump_limit {bump_limit} is more than the {gnomes} gnomes a side",
                     "bump_limit")

@@ -12,7 +12,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from models.core.edition import TomlSource, read_bundled_toml, read_toml_file
+from models.core.edition import (
+    TomlSource,
+    check_game,
+    is_int,
+    read_bundled_toml,
+    read_toml_file,
+    unknown_keys,
+    whole_number,
+)
 from models.core.grid import Cell, is_edge_connected, transform
 from models.hedge_mage.scoring import RunningRules, parse_running_rules
 
@@ -134,7 +142,7 @@ def _cell(src: TomlSource, value: Any, what: str, rows: int, cols: int) -> Cell 
     if (
         not isinstance(value, list)
         or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        or not all(is_int(v) for v in value)
     ):
         src.problem(f"{what}: expected a cell [row, col], got {value!r}", what.split("[")[0])
         return None
@@ -143,17 +151,6 @@ def _cell(src: TomlSource, value: Any, what: str, rows: int, cols: int) -> Cell 
         src.problem(f"{what}: cell [{r}, {c}] is outside the {rows}x{cols} garden", f"[{r}, {c}]")
         return None
     return (r, c)
-
-
-def _int(src: TomlSource, table: dict[str, Any], key: str, default: int | None, low: int) -> int:
-    v = table.get(key, default)
-    if v is None:
-        src.problem(f"missing key '{key}'", "[")
-        return low
-    if not isinstance(v, int) or isinstance(v, bool) or v < low:
-        src.problem(f"'{key}' must be a whole number >= {low}, got {v!r}", key)
-        return low
-    return v
 
 
 def _table(src: TomlSource, d: dict[str, Any], key: str) -> dict[str, Any]:
@@ -185,32 +182,24 @@ def _names(src: TomlSource, table: dict[str, Any], key: str, default: list[Any])
     return out
 
 
-def _unknown_keys(src: TomlSource, table: str, data: dict[str, Any], known: set[str]) -> None:
-    """A misspelt key would silently fall back to a default: report it instead."""
-    for key in data:
-        if key not in known:
-            src.problem(f"[{table}]: unknown key {key!r}; expected one of {', '.join(sorted(known))}", key)
-
-
 def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
     """Validate a parsed TOML document as a Hedge Mage edition (all problems at once)."""
     d = src.data
     meta = _table(src, d, "edition")
-    if meta.get("game", "hedge-mage") != "hedge-mage":
-        src.problem(f"this edition is for {meta.get('game')!r}, not 'hedge-mage'", "game")
+    check_game(src, meta, "hedge-mage")
     garden = d.get("garden")
     if "garden" in d and not isinstance(garden, dict):
         garden = _table(src, d, "garden")
     elif not isinstance(garden, dict):
         src.problem("missing table [garden] (rows, cols, numbered, shaded)")
         garden = {}
-    rows = _int(src, garden, "rows", None, 2) if garden else 2
-    cols = _int(src, garden, "cols", None, 2) if garden else 2
+    rows = whole_number(src, garden, "rows", None, 2) if garden else 2
+    cols = whole_number(src, garden, "cols", None, 2) if garden else 2
     if rows > MAX_SIDE or cols > MAX_SIDE:
         src.problem(f"garden: a side of at most {MAX_SIDE} is supported, got {rows}x{cols}", "rows")
         rows, cols = min(rows, MAX_SIDE), min(cols, MAX_SIDE)
-    _unknown_keys(src, "edition", meta, {"game", "name", "reconstructed", "description"})
-    _unknown_keys(src, "garden", garden, {"rows", "cols", "numbered", "shaded"})
+    unknown_keys(src, "edition", meta, {"game", "name", "reconstructed", "description"})
+    unknown_keys(src, "garden", garden, {"rows", "cols", "numbered", "shaded"})
     numbered: list[Cell] = []
     for i, v in enumerate(_list(src, garden, "numbered", [], "cells [row, col]")):
         cell = _cell(src, v, f"numbered[{i}]", rows, cols)
@@ -263,10 +252,10 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
     for card in cards:
         if card not in tiles and raw_tiles and card not in raw_tiles:
             src.problem(f"deck: unknown tile name {card!r}", "cards", str(card))
-    _unknown_keys(src, "deck", deck_t, {"cards", "removed", "substitute"})
+    unknown_keys(src, "deck", deck_t, {"cards", "removed", "substitute"})
     if not cards:
         src.problem("deck: cards is empty; a game needs at least one hedge card", "cards")
-    removed = _int(src, deck_t, "removed", 0, 0)
+    removed = whole_number(src, deck_t, "removed", 0, 0)
     if removed > len(cards):
         src.problem(f"deck: removes {removed} cards but has only {len(cards)}", "removed")
     substitute = deck_t.get("substitute")
@@ -277,10 +266,10 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
         src.problem(f"deck: unknown substitute tile {substitute!r}", "substitute")
 
     players = _table(src, d, "players")
-    cap = _int(src, players, "movement_token_cap", 6, 0)
-    start_tokens = _int(src, players, "start_movement_tokens", 4, 0)
-    start_shrooms = _int(src, players, "start_springshrooms", 1, 0)
-    mages = _int(src, players, "mages", 2, 0)
+    cap = whole_number(src, players, "movement_token_cap", 6, 0)
+    start_tokens = whole_number(src, players, "start_movement_tokens", 4, 0)
+    start_shrooms = whole_number(src, players, "start_springshrooms", 1, 0)
+    mages = whole_number(src, players, "mages", 2, 0)
 
     gn = _table(src, d, "gnomes")
     kinds = gn.get("kinds", {"flower": "f", "mushroom": "m", "pumpkin": "p"})
@@ -296,8 +285,8 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
             src.problem(f"gnome kind {kind}: letter {letter!r} is reserved or used twice", kind)
             continue
         gkinds[kind] = letter.lower()
-    per_kind = _int(src, gn, "per_kind", 4, 0)
-    _unknown_keys(src, "gnomes", gn, {"kinds", "per_kind"})
+    per_kind = whole_number(src, gn, "per_kind", 4, 0)
+    unknown_keys(src, "gnomes", gn, {"kinds", "per_kind"})
 
     enchs: list[Enchantment] = []
     for i, e in enumerate(_list(src, d, "enchantments", [], "[[enchantments]] tables")):
@@ -308,7 +297,7 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
             src.problem(f"enchantment {e['id']}: unknown gnome kind {e['kind']!r}", str(e["id"]))
         tunnel = e.get("tunnel")
         if tunnel is not None and not (
-            isinstance(tunnel, int) and not isinstance(tunnel, bool) and 1 <= tunnel <= len(numbered)
+            is_int(tunnel) and 1 <= tunnel <= len(numbered)
         ):
             src.problem(
                 f"enchantment {e['id']}: tunnel must be a numbered space 1..{len(numbered)}",

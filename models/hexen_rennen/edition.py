@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from models.core.edition import TomlSource, read_bundled_toml, read_toml_file
+from models.core.edition import TomlSource, edition_meta, is_int, read_bundled_toml, read_toml_file, unknown_keys
 
 SYMBOL = 0  # the value of a symbol tile or card (number values are >= 1)
 STOP = -1  # a decision to play no card
@@ -102,7 +102,7 @@ def _int_list(src: TomlSource, table: dict[str, Any], key: str, default: list[in
         src.problem(f"missing key '{key}'")
         return ()
     if (not isinstance(v, list) or not v
-            or not all(isinstance(x, int) and not isinstance(x, bool) and x >= low for x in v)):
+            or not all(is_int(x) and x >= low for x in v)):
         src.problem(f"'{key}' must be a non-empty list of whole numbers >= {low}, got {v!r}", key, "=")
         return ()
     return tuple(v)
@@ -110,7 +110,7 @@ def _int_list(src: TomlSource, table: dict[str, Any], key: str, default: list[in
 
 def _int(src: TomlSource, table: dict[str, Any], key: str, default: int, low: int) -> int:
     v = table.get(key, default)
-    if not isinstance(v, int) or isinstance(v, bool) or v < low:
+    if not is_int(v) or v < low:
         src.problem(f"'{key}' must be a whole number >= {low}, got {v!r}", key, "=")
         return max(low, default)
     return v
@@ -134,10 +134,7 @@ def _unknown_keys(src: TomlSource, d: dict[str, Any]) -> None:
     for table, known in KNOWN_KEYS.items():
         t = d.get(table)
         if isinstance(t, dict):
-            for key in t:
-                if key not in known:
-                    src.problem(f"[{table}]: unknown key {key!r}; expected one of {', '.join(sorted(known))}",
-                                key, "=")
+            unknown_keys(src, table, t, known, "=")
     clans = d.get("clans")
     if isinstance(clans, list):
         for i, c in enumerate(clans):
@@ -151,12 +148,7 @@ def edition_from_toml(src: TomlSource) -> HexenEdition:
     """Validate a parsed TOML document as a Hexen Rennen edition (all problems at once)."""
     d = src.data
     _unknown_keys(src, d)
-    meta = d.get("edition", {})
-    if not isinstance(meta, dict):
-        src.problem("[edition] must be a table", "edition")
-        meta = {}
-    if meta.get("game", "hexen-rennen") != "hexen-rennen":
-        src.problem(f"this edition is for {meta.get('game')!r}, not 'hexen-rennen'", "game")
+    meta = edition_meta(src, "hexen-rennen")
     tables: dict[str, dict[str, Any]] = {}
     for name in ("components", "track", "die", "players"):
         t = d.get(name, {})
