@@ -189,9 +189,9 @@ class RunPosition:
                 if g.moved > self.allowance:
                     out.append(f"{g.kind} gnome at {cname(g.at)} used {g.moved} points of an allowance of "
                                f"{self.allowance}")
-        for m, n in carriers.items():
+        for mi, n in carriers.items():
             if n > 1:
-                out.append(f"mage {m + 1} carries {n} gnomes")
+                out.append(f"mage {mi + 1} carries {n} gnomes")
         for c, n in cells.items():
             if n > 1 and self.transit is None:
                 out.append(f"{n} gnomes on {cname(c)}")
@@ -463,8 +463,8 @@ def _bounce(w: _W, cell: Cell, mage: int | None, gnome: int | None, chain: tuple
             w.gnomes[c]["at"] = end
     elif gnome is not None:
         w.gnomes[gnome]["at"] = end
-    for c in chain:
-        w.events.append(Event("bounce", cell=c))
+    for step in chain:
+        w.events.append(Event("bounce", cell=step))
     return end
 
 
@@ -582,7 +582,8 @@ def apply_action(pos: RunPosition, ed: HedgeMageEdition, a: Action, continues: b
             transit = ("gnome", gi)
     if transit is not None and not continues:
         if transit[0] == "gnome":
-            where, who = w.gnomes[transit[1]]["at"], f"the {w.gnomes[transit[1]]['kind']} gnome"
+            where = w.gnomes[transit[1]]["at"]  # type: ignore[assignment]
+            who = f"the {w.gnomes[transit[1]]['kind']} gnome"
         else:
             where, who = w.mages[transit[1]], f"mage {transit[1] + 1}"
         others = w.chars_at(where, skip_mage=transit[1] if transit[0] != "gnome" else None,  # type: ignore[arg-type]

@@ -246,11 +246,12 @@ def run_from_text(text: str, source: str, ed: HedgeMageEdition) -> RunPosition:
             gnomes[idx[0]] = replace(gnomes[idx[0]], moved=int(m3.group(4)))
     movers: tuple[str, ...] = ()
     if "moved-rescued" in meta and meta["moved-rescued"][0] != "-":
-        v, li, co = meta["moved-rescued"]
-        movers = tuple(v.split())
-        for k in movers:
-            if k not in ed.gnome_kinds:
-                raise _err("expected gnome kinds (" + " ".join(ed.gnome_kinds) + ")", source, li, co + v.index(k), k)
+        mv, mli, mco = meta["moved-rescued"]
+        movers = tuple(mv.split())
+        for kind_name in movers:
+            if kind_name not in ed.gnome_kinds:
+                raise _err("expected gnome kinds (" + " ".join(ed.gnome_kinds) + ")", source, mli,
+                           mco + mv.index(kind_name), kind_name)
     board = board_of(g)
     pos = RunPosition(board=board, enchantments=enchs, rescued_movers=movers, mages=mages, gnomes=tuple(gnomes),
                       points=ival("points", 0),
