@@ -190,15 +190,19 @@ class _Chain:
                     top[k] = max(top.get(k, 0), t)
         return near, tuple(sorted(top.items())), tuple(sorted(drawn))
 
-    def _chance(self, at: int, forced: bool, hands: Hands, rev: Rev, a: int, b: int) -> int:
-        """A landing on a face-down tile: average over the classes left in its stage (Star1 cut-offs)."""
+    def _outcomes(self, at: int, rev: Rev) -> list[tuple[int, int]]:
+        """The tile classes still in the stage of field ``at`` (minus those revealed), with their counts."""
         stage = (at - 1) // self.stage_len
         pool = self.pools[stage].copy()
         lo_t, hi_t = stage * self.stage_len, (stage + 1) * self.stage_len
         for t, k in rev:
             if lo_t < t <= hi_t:
                 pool[k] -= 1
-        outcomes = sorted(((k, m) for k, m in pool.items() if m > 0), key=_outcome_order)
+        return sorted(((k, m) for k, m in pool.items() if m > 0), key=_outcome_order)
+
+    def _chance(self, at: int, forced: bool, hands: Hands, rev: Rev, a: int, b: int) -> int:
+        """A landing on a face-down tile: average over the classes left in its stage (Star1 cut-offs)."""
+        outcomes = self._outcomes(at, rev)
         total = sum(m for _, m in outcomes)
         LO, HI = self.LO, self.HI
         known = 0  # sum of m x value over the outcomes done
@@ -348,13 +352,7 @@ class _Chain:
 
     def _chance_bounds(self, at: int, forced: bool, hands: Hands, rev: Rev, allow: int) -> tuple[int, int]:
         """:meth:`_chance` on intervals: the weighted average of the outcomes' bounds (rounded outwards)."""
-        stage = (at - 1) // self.stage_len
-        pool = self.pools[stage].copy()
-        lo_t, hi_t = stage * self.stage_len, (stage + 1) * self.stage_len
-        for t, k in rev:
-            if lo_t < t <= hi_t:
-                pool[k] -= 1
-        outcomes = sorted(((k, m) for k, m in pool.items() if m > 0), key=_outcome_order)
+        outcomes = self._outcomes(at, rev)
         total = sum(m for _, m in outcomes)
         slo = shi = 0
         live = [km for km in outcomes if km[0] != END]
