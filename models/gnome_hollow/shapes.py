@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from models.core.grid import normalise
 from models.core.hexgrid import Hex
 
 Shape = tuple[Hex, ...]
@@ -27,13 +28,6 @@ def _mirror(c: Hex) -> Hex:
     return (-q, q + r)
 
 
-def _normal(cells: Iterable[Hex]) -> Shape:
-    cs = sorted(cells)
-    q0 = min(q for q, _ in cs)
-    r0 = min(r for _, r in cs)
-    return tuple(sorted((q - q0, r - r0) for q, r in cs))
-
-
 def canonical(cells: Iterable[Hex]) -> Shape:
     """The same value for every cell set of the same shape (the least of its 12 images)."""
     cur = list(cells)
@@ -43,6 +37,6 @@ def canonical(cells: Iterable[Hex]) -> Shape:
     for mirrored in (False, True):
         img = [_mirror(c) for c in cur] if mirrored else list(cur)
         for _ in range(6):
-            images.append(_normal(img))
+            images.append(normalise(img))
             img = [_turn(c) for c in img]
     return min(images)

@@ -253,20 +253,8 @@ class _Chain:
             if q < 1 or q in self.occ:
                 return at * D
             return self.search(q, True, hands[:c] + (hand[1:],) + hands[c + 1:], rev, a, b)
-        fixed: list[int] = []  # options whose value is known at once: stop, symbol card
-        moves: list[tuple[int, Hands]] = []
-        for card in sorted(set(hand), reverse=True):
-            if card == SYMBOL:
-                t = self._sym_target(at, c, own, rev)
-                if t is not None:
-                    fixed.append(t * D)
-                continue
-            q = at + card if own else at - card
-            if (q > self.last if own else q < 1) or q in self.occ:
-                continue
-            h = list(hand)
-            h.remove(card)
-            moves.append((q, hands[:c] + (tuple(h),) + hands[c + 1:]))
+        targets, moves = self._card_options(at, c, own, hands, rev)
+        fixed = [t * D for t in targets]  # options whose value is known at once: stop, symbol card
         if not fixed and not moves:
             return at * D
         if not forced:
@@ -396,20 +384,8 @@ class _Chain:
             if q < 1 or q in self.occ:
                 return at * D, at * D
             return self.bounds(q, True, hands[:c] + (hand[1:],) + hands[c + 1:], rev, allow)
-        opts: list[tuple[int, int]] = []
-        moves: list[tuple[int, Hands]] = []
-        for card in sorted(set(hand), reverse=True):
-            if card == SYMBOL:
-                t = self._sym_target(at, c, own, rev)
-                if t is not None:
-                    opts.append((t * D, t * D))
-                continue
-            q = at + card if own else at - card
-            if (q > self.last if own else q < 1) or q in self.occ:
-                continue
-            h = list(hand)
-            h.remove(card)
-            moves.append((q, hands[:c] + (tuple(h),) + hands[c + 1:]))
+        targets, moves = self._card_options(at, c, own, hands, rev)
+        opts = [(t * D, t * D) for t in targets]
         if not opts and not moves:
             return at * D, at * D
         if not forced:
@@ -421,6 +397,26 @@ class _Chain:
             left -= self.nodes - start
         pick = max if own else min
         return pick(o[0] for o in opts), pick(o[1] for o in opts)
+
+    def _card_options(self, at: int, c: int, own: bool, hands: Hands, rev: Rev
+                      ) -> tuple[list[int], list[tuple[int, Hands]]]:
+        """Clan ``c``'s card choices at ``at``: the fields symbol cards send to, and the number-card moves."""
+        hand = hands[c]
+        targets: list[int] = []
+        moves: list[tuple[int, Hands]] = []
+        for card in sorted(set(hand), reverse=True):
+            if card == SYMBOL:
+                t = self._sym_target(at, c, own, rev)
+                if t is not None:
+                    targets.append(t)
+                continue
+            q = at + card if own else at - card
+            if (q > self.last if own else q < 1) or q in self.occ:
+                continue
+            h = list(hand)
+            h.remove(card)
+            moves.append((q, hands[:c] + (tuple(h),) + hands[c + 1:]))
+        return targets, moves
 
     def _known(self, t: int, rev: Rev) -> int | None:
         if self.mask >> t & 1:
