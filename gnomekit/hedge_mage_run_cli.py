@@ -170,7 +170,8 @@ def cmd_run_solve(args: argparse.Namespace, text: str, name: str) -> Answer:
     for s in rep.steps:
         ev = _events(s.events)
         lines.append(f"{s.index + 1:3}. {action_to_text(s.action, ed):<24}" + (f" {ev}" if ev else ""))
-        if any(e.what == "rescue" for e in s.events) and not args.json:
+        last = s is rep.steps[-1]  # the last step's board is the final position, printed once below
+        if any(e.what == "rescue" for e in s.events) and not args.json and not last:
             lines.append("")
             lines.append(run_to_text(s.position, ed))
     if not args.json:
