@@ -196,61 +196,38 @@ class Searcher:
         return None
 
     # -- expectimax -------------------------------------------------------------------------------
-    def probability(self, s: State, n: int, memo: dict[tuple[int, int, int], float]) -> float:
-        """Win probability within ``n`` turns: uniform flips, opponent minimising."""
-        key = (self.kernel.zobrist(s, canonical=self.options.symmetry), n, 0)
+    def probability(self, s: State, n: int, memo: dict[tuple[int, int, int], float], mover: bool = True) -> float:
+        """Win probability within ``n`` turns: uniform flips, opponent minimising.
+
+        ``mover`` says whose turn ``s`` is: ours (maximise; a win now is 1) or the opponent's (minimise;
+        their win now is 0 for us). ``n`` counts our turns, so it drops after ours.
+        """
+        key = (self.kernel.zobrist(s, canonical=self.options.symmetry), n, 0 if mover else 1)
         if key in memo:
             return memo[key]
         self.nodes += 1
         k = self.kernel
         me = s[2]
         pre = k.covers_dance(s[0], me)
-        best = 0.0
         after = []
         for m in k.moves(s):
             cells, off, _b = k.apply(s, m)
             if k.wins(cells, off, me, m, pre):
-                memo[key] = 1.0
-                return 1.0
+                memo[key] = 1.0 if mover else 0.0
+                return memo[key]
             after.append((m, cells, off))
-        if n > 1:
+        best = 0.0 if mover else 1.0
+        if n > 1 or not mover:
             for m, cells, off in after:
                 ch = k.children(s, m, cells, off)
                 tot = sum(w for _t, w, _c in ch)
-                v = sum(w * self._opp_probability(c, n - 1, memo) for _t, w, c in ch) / tot
-                if v > best:
+                v = sum(w * self.probability(c, n - 1 if mover else n, memo, not mover) for _t, w, c in ch) / tot
+                if (v > best) if mover else (v < best):
                     best = v
-                    if best >= 1.0:
+                    if (best >= 1.0) if mover else (best <= 0.0):
                         break
         memo[key] = best
         return best
-
-    def _opp_probability(self, s: State, n: int, memo: dict[tuple[int, int, int], float]) -> float:
-        key = (self.kernel.zobrist(s, canonical=self.options.symmetry), n, 1)
-        if key in memo:
-            return memo[key]
-        self.nodes += 1
-        k = self.kernel
-        me = s[2]
-        pre = k.covers_dance(s[0], me)
-        worst = 1.0
-        after = []
-        for r in k.moves(s):
-            cells, off, _b = k.apply(s, r)
-            if k.wins(cells, off, me, r, pre):
-                memo[key] = 0.0
-                return 0.0
-            after.append((r, cells, off))
-        for r, cells, off in after:
-            ch = k.children(s, r, cells, off)
-            tot = sum(w for _t, w, _c in ch)
-            v = sum(w * self.probability(c, n, memo) for _t, w, c in ch) / tot
-            if v < worst:
-                worst = v
-                if worst <= 0.0:
-                    break
-        memo[key] = worst
-        return worst
 
 
 # -------------------------------------------------------------------------------------------------
