@@ -8,8 +8,11 @@
 (c) expectimax before rolling (``expect_turn``, all six rolls, all witches) against the naive reference
     (tests/hexen_rennen/expect_reference.py: no memo, no classes, no pruning) on small positions where the
     reference finishes: time ratio, values asserted equal;
-(d) expectimax on positions from ``new`` (2/3/4 players) and ``random`` after --turns-list turns: time,
-    states, and how many exceed the state budget (these have no baseline that finishes).
+(d) expectimax with proven intervals (``expect_turn(bounded=True)``, as ``solve --expect``) on positions from
+    ``new`` (2/3/4 players) and ``random`` after --turns-list turns, --budget states per witch: the refinement
+    (threshold rounds, the default) against the previous method (exact search, then as many states again split
+    evenly level by level) on the same positions in this process: CPU seconds, states, interval width of the
+    overall value (0: exact), and the ratios; exact values asserted equal where both close.
 
 Positions: ``solver.hexen_rennen.generate.rich_position`` seeds 0.. (rolls 1..6 in turn); for (b) only
 turns whose longest chain is at most --max-steps (z3 time grows quickly with the unrolling).
@@ -22,6 +25,7 @@ import argparse
 import statistics
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -30,7 +34,7 @@ from models.hexen_rennen.edition import default_edition  # noqa: E402
 from models.hexen_rennen.setup import new_position, random_position  # noqa: E402
 from models.hexen_rennen.turn import Turn, movable_witches  # noqa: E402
 from solver.hexen_rennen.chain import solve_chain  # noqa: E402
-from solver.hexen_rennen.expect import BudgetExceeded, expect_turn  # noqa: E402
+from solver.hexen_rennen.expect import expect_turn  # noqa: E402
 from solver.hexen_rennen.generate import rich_position  # noqa: E402
 from solver.hexen_rennen.smt import longest_chain, verify_turn  # noqa: E402
 from tests.hexen_rennen.expect_reference import TooBig, reference_turn  # noqa: E402
@@ -41,7 +45,7 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--max-steps", type=int, default=6)
     ap.add_argument("--expect", type=int, default=3, help="(d): seeds per player count and kind")
-    ap.add_argument("--budget", type=int, default=300000)
+    ap.add_argument("--budget", type=int, default=150000, help="(d): states per witch (solve --expect's default)")
     ap.add_argument("--small", type=int, default=20, help="(c): small positions compared with the naive reference")
     ap.add_argument("--turns-list", default="12,30,60", help="(d): random turns before the position")
     args = ap.parse_args()
@@ -90,19 +94,25 @@ def main() -> None:
         small_ref.append(t1 - t0)
         small_new.append(t2 - t1)
         small_nodes.append(res.nodes)
-    big: list[tuple[str, int, float | None, int | None]] = []  # (kind, players, seconds or None, states)
+    big: list[tuple[str, int, dict[str, tuple[float, int, Fraction]]]] = []  # (kind, players, per method)
     turns_list = [int(x) for x in args.turns_list.split(",") if x]
     for n in (2, 3, 4):
         for s in range(args.expect):
             cases = [("new", new_position(ed, n, s))]
             cases += [(f"random {k} turns", random_position(ed, s, n, turns=k)[0]) for k in turns_list]
             for kind, pos in cases:
-                t0 = time.perf_counter()
-                try:
-                    res = expect_turn(pos, ed, max_nodes=args.budget)
-                    big.append((kind, n, time.perf_counter() - t0, res.nodes))
-                except BudgetExceeded:
-                    big.append((kind, n, None, None))
+                got: dict[str, tuple[float, int, Fraction]] = {}
+                vals = {}
+                for method in ("refine", "split"):
+                    c0 = time.process_time()
+                    res = expect_turn(pos, ed, max_nodes=args.budget, bounded=True, method=method)
+                    lo, hi = res.bounds_overall
+                    got[method] = (time.process_time() - c0, res.nodes, hi - lo)
+                    vals[method] = res.bounds_overall
+                assert vals["refine"][0] <= vals["split"][1] and vals["split"][0] <= vals["refine"][1]
+                if got["refine"][2] == 0 and got["split"][2] == 0:
+                    assert vals["refine"] == vals["split"]
+                big.append((kind, n, got))
     ts, tz = sum(search_t), sum(z3_t)
     rows = [
         ("chain search (minimax + cooperative, all witches)", f"{len(search_t)} turns",
@@ -116,15 +126,13 @@ def main() -> None:
          f"naive / expectimax = {sum(small_ref) / sum(small_new):.1f}x; states mean "
          f"{statistics.mean(small_nodes):.0f}; values equal"),
     ]
-    for kind in ["new"] + [f"random {k} turns" for k in turns_list]:
-        for n in (2, 3, 4):
-            got = [(t, st) for k, p, t, st in big if k == kind and p == n]
-            ok = [(t, st) for t, st in got if t is not None and st is not None]
-            rows.append((f"expectimax, {kind}, {n} players", f"{len(got)} positions",
-                         (f"mean {1000 * statistics.mean(t for t, _ in ok):.1f} ms, max "
-                          f"{1000 * max(t for t, _ in ok):.1f} ms" if ok else "-"),
-                         (f"states mean {statistics.mean(st for _, st in ok):.0f}, max {max(st for _, st in ok)}; "
-                          if ok else "") + f"{len(got) - len(ok)} over the {args.budget}-state budget"))
+    for kind, n, got in big:
+        (tr, nr, wr), (tp, np_, wp) = got["refine"], got["split"]
+        ratio = (f"width previous / refinement = {float(wp / wr):.1f}x" if wr else
+                 f"refinement exact; previous {'exact' if not wp else f'width {float(wp):.4f}'}")
+        rows.append((f"expectimax bounded, {kind}, {n} players", "1 position",
+                     f"refinement {tr:.1f} s CPU, previous {tp:.1f} s CPU (ratio {tp / tr:.1f}x)",
+                     f"states {nr} vs {np_}; overall width {float(wr):.4f} vs {float(wp):.4f}; {ratio}"))
     w = [max(len(r[i]) for r in rows) for i in range(4)]
     for r in rows:
         print("  ".join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip())

@@ -29,6 +29,12 @@ the rest of the turn can observe (see docs/solving.md):
   one exact division.
   Fractions are built only for the answer.
 
+**Intervals** (``solve --expect``): :meth:`ExpectSearch.refine_all` narrows a proven interval per
+state in rounds, expanding the states whose probability x interval width reaches a threshold that
+shrinks each round and never expanding an option proven no better than another; closed intervals are
+the exact values (a second exact method, compared with the alpha-beta search in the tests).  The
+previous one-level-at-a-time split of an allowance (:meth:`_Chain.bounds`) is kept for the benchmark.
+
 :class:`ExpectSearch` keeps the old interface (a :class:`~models.hexen_rennen.turn.Turn`
 and a :class:`~models.hexen_rennen.turn.ChainState`) for the ``solver`` play policy.
 """
@@ -53,6 +59,8 @@ Rev = tuple[tuple[int, int], ...]  # (tile, class) turned over in this chain, so
 
 
 _MIN_EXPAND = 4  # allowance below which a node gets its trivial/memo bounds only
+_INF = float("inf")
+_REFINE_STEP = 4.0  # refine: the threshold is divided by this each round
 
 
 class BudgetExceeded(RuntimeError):
@@ -114,6 +122,9 @@ class _Chain:
         self.back: dict[Hands, int] = {}
         self.nodes = 0
         self.limit = max_nodes  # the exact search raises BudgetExceeded past this node count
+        self.bmemo: dict[tuple[Any, ...], tuple[int, int, float]] = {}  # refine: (lower, upper, threshold)
+        self.limit_refine = 0  # refine expands no node once ``nodes`` reaches this
+        self.cut = False  # refine left some node with an open interval unexpanded in this round
 
     def hands_key(self, hands: Hands) -> Hands:
         """The hands with those nobody can consult this turn emptied (a canonical memo key)."""
@@ -287,6 +298,9 @@ class _Chain:
         tile turned over later lies where the witch already stood; so it never ends below
         ``min(at, lowest such symbol tile) - back reach``, nor below field 1.
         """
+        back = self._back_reach(hands)
+        if at - back <= 1:
+            return self.D, self.HI
         low = at
         for c in range(self.n_clans):
             if c == self.mover or SYMBOL not in hands[c]:
@@ -297,7 +311,7 @@ class _Chain:
             for t, kk in rev:
                 if kk == k:
                     low = min(low, t)
-        return max(1, low - self._back_reach(hands)) * self.D, self.HI
+        return max(1, low - back) * self.D, self.HI
 
     def bounds(self, at: int, forced: bool, hands: Hands, rev: Rev, allow: int) -> tuple[int, int]:
         """D x a proven interval for :meth:`exact` spending about ``allow`` states at most.
@@ -398,6 +412,122 @@ class _Chain:
         pick = max if own else min
         return pick(o[0] for o in opts), pick(o[1] for o in opts)
 
+    # --- proven bounds by refinement: every chance path down to a probability threshold -------------------
+
+    def refine(self, at: int, forced: bool, hands: Hands, rev: Rev, t: float,
+               skip: tuple[int, bool] | None = None) -> tuple[int, int]:
+        """D x a proven interval for :meth:`exact`, expanding every node whose weight reaches the threshold.
+
+        ``t`` is the node's local threshold: the global threshold divided by the probability of the
+        chance outcomes on the way here.  A node is expanded when ``t x (HI - LO) / (hi - lo) <= 1``
+        (``lo, hi``: what is already proven about it), so a wide interval on a likely path is expanded
+        first; otherwise (or with the state budget spent) it keeps its :meth:`trivial` bounds
+        tightened by both memos.  Results are stored with the threshold they were computed at and
+        reused for any threshold at least as large.  Equal bounds are the exact value.
+        """
+        if at > self.L:
+            return at * self.D, at * self.D
+        cls = self._known(at, rev)
+        if cls is not None and cls >= 0:
+            return self._resolve_refine(at, forced, hands, rev, cls, t, skip)
+        key = (at, forced if cls is None or self.playing[-1 - cls] else False, hands, self._rev_key(at, hands, rev))
+        be = self.bmemo.get(key)
+        if be is not None:
+            lo, hi, done = be
+            if done <= t or lo >= hi:
+                self.cut = self.cut or lo < hi
+                return lo, hi
+        else:
+            lo, hi = self.trivial(at, hands, rev)
+            ent = self.memo.get(key)
+            if ent is not None:
+                lo, hi = max(lo, ent[0]), min(hi, ent[1])
+            if (lo >= hi or t * (self.HI - self.LO) > hi - lo or self.nodes >= self.limit_refine
+                    or skip is not None and (hi <= skip[0] if skip[1] else lo >= skip[0])):
+                self.bmemo[key] = (lo, hi, _INF)  # what is proven without expanding (the memo is fixed by now)
+                self.cut = self.cut or lo < hi
+                return lo, hi
+        if skip is not None and (hi <= skip[0] if skip[1] else lo >= skip[0]):
+            return lo, hi  # the caller has a better option already: this one need not be expanded
+        if t * (self.HI - self.LO) > hi - lo or self.nodes >= self.limit_refine:
+            self.cut = True
+            return lo, hi
+        self.nodes += 1
+        if cls is not None:
+            lo2, hi2 = self._resolve_refine(at, forced, hands, rev, cls, t)
+        else:
+            lo2, hi2 = self._chance_refine(at, forced, hands, rev, t)
+        lo, hi = max(lo, lo2), min(hi, hi2)
+        self.bmemo[key] = (lo, hi, t)
+        return lo, hi
+
+    def _chance_refine(self, at: int, forced: bool, hands: Hands, rev: Rev, t: float) -> tuple[int, int]:
+        """:meth:`_chance` on intervals: each outcome with the threshold divided by its probability."""
+        outcomes = self._outcomes(at, rev)
+        total = sum(m for _, m in outcomes)
+        slo = shi = 0
+        for k, m in outcomes:
+            if k == END:
+                slo += m * at * self.D
+                shi += m * at * self.D
+                continue
+            lo, hi = self._resolve_refine(at, forced, hands, tuple(sorted(rev + ((at, k),))), k, t * total / m)
+            slo += m * lo
+            shi += m * hi
+        return slo // total, -(-shi // total)
+
+    def _resolve_refine(self, at: int, forced: bool, hands: Hands, rev: Rev, cls: int,
+                        t: float, skip: tuple[int, bool] | None = None) -> tuple[int, int]:
+        """:meth:`_resolve` on intervals; an option proven no better than another's bound is skipped."""
+        D = self.D
+        if cls == END:
+            return at * D, at * D
+        if cls > 0:
+            q = at + cls
+            if q > self.last or q in self.occ:
+                return at * D, at * D
+            return self.refine(q, False, hands, rev, t, skip)
+        c = -1 - cls
+        hand = hands[c]
+        own = c == self.mover
+        if not own and not self.playing[c]:
+            if not hand:
+                return at * D, at * D
+            card = hand[0]
+            if card == SYMBOL:
+                s = self._sym_target(at, c, False, rev)
+                return (at * D, at * D) if s is None else (s * D, s * D)
+            q = at - card
+            if q < 1 or q in self.occ:
+                return at * D, at * D
+            return self.refine(q, True, hands[:c] + (hand[1:],) + hands[c + 1:], rev, t, skip)
+        targets, moves = self._card_options(at, c, own, hands, rev)
+        fixed = [s * D for s in targets]
+        if not fixed and not moves:
+            return at * D, at * D
+        if not forced:
+            fixed.append(at * D)
+        back = not own  # a number card played against the witch makes a forced landing
+        if own:
+            blo = bhi = max(fixed) if fixed else None
+            for q, nh in moves:
+                # skip: an option proven no better than one already bounded from below is not expanded
+                lo, hi = self.refine(q, back, nh, rev, t, None if blo is None else (blo, True))
+                if blo is not None and hi <= blo:
+                    continue
+                blo = lo if blo is None else max(blo, lo)
+                bhi = hi if bhi is None else max(bhi, hi)
+        else:
+            blo = bhi = min(fixed) if fixed else None
+            for q, nh in moves:
+                lo, hi = self.refine(q, back, nh, rev, t, None if bhi is None else (bhi, False))
+                if bhi is not None and lo >= bhi:
+                    continue
+                blo = lo if blo is None else min(blo, lo)
+                bhi = hi if bhi is None else min(bhi, hi)
+        assert blo is not None and bhi is not None
+        return blo, bhi
+
     def _card_options(self, at: int, c: int, own: bool, hands: Hands, rev: Rev
                       ) -> tuple[list[int], list[tuple[int, Hands]]]:
         """Clan ``c``'s card choices at ``at``: the fields symbol cards send to, and the number-card moves."""
@@ -477,6 +607,34 @@ class ExpectSearch:
         rev = tuple(sorted((t, ch.cls[t]) for t in range(1, ch.L + 1)
                            if st.up >> t & 1 and not ch.mask >> t & 1))
         return ch.hands_key(st.hands), rev
+
+    def refine_all(self, sts: list[ChainState], allow: int) -> list[tuple[Fraction, Fraction]]:
+        """Proven intervals around the values of ``sts``, spending at most about ``allow`` more states.
+
+        Rounds of :meth:`_Chain.refine` over all the states with the threshold halved each round, until
+        every interval is a point or the allowance is spent (the last round may stop part-way; what it
+        proved is still sound).
+        """
+        ch = self.chain
+        ch.limit_refine = ch.nodes + allow
+        out: list[tuple[int, int]] = []
+        args = []
+        for st in sts:
+            hands, rev = self._key(st)
+            args.append((st.at, st.forced, hands, rev))
+            out.append((st.at * ch.D, st.at * ch.D) if st.done else ch.trivial(st.at, hands, rev))
+        t = 0.5
+        while True:
+            ch.cut = False
+            for i, a in enumerate(args):
+                if out[i][0] < out[i][1]:
+                    lo, hi = ch.refine(*a, t)
+                    out[i] = (max(out[i][0], lo), min(out[i][1], hi))
+            # no node left unexpanded: every interval is closed (a leaf is exact)
+            if not ch.cut or ch.nodes >= ch.limit_refine or all(lo == hi for lo, hi in out):
+                break
+            t /= _REFINE_STEP
+        return [(Fraction(lo, ch.D), Fraction(hi, ch.D)) for lo, hi in out]
 
     def bounds(self, st: ChainState, allow: int) -> tuple[Fraction, Fraction]:
         """A proven interval [lo, hi] containing the value of ``st``, spending about ``allow`` more states."""
@@ -583,16 +741,20 @@ def expect_witch(pos: Position, edition: HexenEdition, origin: int, roll: int, r
 
 def expect_turn(pos: Position, edition: HexenEdition, rules: Rules | None = None,
                 rolls: list[int] | None = None, max_nodes: int | None = None,
-                bounded: bool = False) -> ExpectResult:
+                bounded: bool = False, method: str = "refine") -> ExpectResult:
     """Expectimax over the die and the face-down tiles for every witch of the clan to move.
 
-    Exact (fractions in the ``exact_*`` fields, floats beside them).  ``max_nodes`` bounds the
-    states searched for each witch (all rolls together); past it :class:`BudgetExceeded` is raised,
-    unless ``bounded``: then up to ``max_nodes`` more states of that witch go to proving an interval
-    for each of its rolls not yet solved (:meth:`_Chain.bounds`), and the result has
-    ``complete=False`` unless every interval closed.  Where the search finishes the values are the
-    same either way.
+    Exact (fractions in the ``exact_*`` fields, floats beside them).  Not ``bounded``: the
+    alpha-beta/Star1 search (:meth:`_Chain.search`); ``max_nodes`` bounds its states for each witch
+    (all rolls together) and past it :class:`BudgetExceeded` is raised.  ``bounded``: proven
+    intervals instead, exact wherever they close, and ``complete=False`` unless every one closed:
+    with ``method="refine"`` (the default) by threshold rounds alone (:meth:`ExpectSearch.refine_all`,
+    at most ``max_nodes`` states per witch); with ``method="split"`` (the previous method, kept for
+    the benchmark) the exact search first and, past ``max_nodes``, as many states again split
+    evenly level by level (:meth:`_Chain.bounds`).
     """
+    if method not in ("refine", "split"):
+        raise ValueError(f"unknown bounding method {method!r}")
     rules = rules or Rules()
     t0 = time.perf_counter()
     faces = list(edition.die)
@@ -603,27 +765,31 @@ def expect_turn(pos: Position, edition: HexenEdition, rules: Rules | None = None
     for o in origins:
         turn = Turn(pos, edition, o, rules)
         search = ExpectSearch(turn, True, max_nodes=max_nodes)
-        starts = {r: turn.die_target(r)[0] for r in rolls}
+        starts: dict[int, ChainState] = {}
+        for r in rolls:
+            target = turn.die_target(r)[0]
+            if target is None:
+                box[o][r] = None
+            else:
+                starts[r] = turn.start(target)
+        todo = list(starts)
+        if bounded and max_nodes is not None and method == "refine":
+            for r, proven in zip(todo, search.refine_all([starts[r] for r in todo], max_nodes), strict=True):
+                box[o][r] = proven
+            nodes += search.nodes
+            continue
         try:
-            for r in rolls:
-                target = starts[r]
-                if target is None:
-                    box[o][r] = None
-                else:
-                    v = search.value(turn.start(target))
-                    box[o][r] = (v, v)
+            for r in todo:
+                v = search.value(starts[r])
+                box[o][r] = (v, v)
         except BudgetExceeded:
             if not bounded or max_nodes is None:
                 raise
-            todo = [r for r in rolls if r not in box[o]]
+            todo = [r for r in todo if r not in box[o]]
             left = max_nodes
             for i, r in enumerate(todo):
-                target = starts[r]
-                if target is None:
-                    box[o][r] = None
-                    continue
                 before = search.nodes
-                box[o][r] = search.bounds(turn.start(target), left // (len(todo) - i))
+                box[o][r] = search.bounds(starts[r], left // (len(todo) - i))
                 left -= search.nodes - before
         nodes += search.nodes
     weights = {r: Fraction(faces.count(r), len(faces)) for r in rolls}
