@@ -105,7 +105,10 @@ def main() -> None:
                 vals = {}
                 for method in ("refine", "split"):
                     c0 = time.process_time()
-                    res = expect_turn(pos, ed, max_nodes=args.budget, bounded=True, method=method)
+                    # the same states per witch for both: refine's budget is for all witches together
+                    witches = len(set(pos.witches_of(pos.to_move)))
+                    budget = args.budget * witches if method == "refine" else args.budget
+                    res = expect_turn(pos, ed, max_nodes=budget, bounded=True, method=method)
                     lo, hi = res.bounds_overall
                     got[method] = (time.process_time() - c0, res.nodes, hi - lo)
                     vals[method] = res.bounds_overall

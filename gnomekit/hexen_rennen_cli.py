@@ -272,7 +272,7 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
     return Answer(data, "\n".join(lines), OK if sol.line is not None else NO)
 
 
-MAX_NODES = 150000  # --expect default: states per witch; 10-35 s CPU at a game start (benchmarks/README.md)
+MAX_NODES = 150000  # --expect default: states, all witches together; 10-35 s CPU at a game start (benchmarks/README.md)
 
 
 def _solve_expect(args: argparse.Namespace, p: Position, ed: HexenEdition) -> Answer:
@@ -311,11 +311,11 @@ def _expect_bounds(args: argparse.Namespace, p: Position, res: Any, data: dict[s
 
     data["status"] = "unknown"
     data["max_nodes"] = args.max_nodes
-    data["reason"] = (f"the search reached {args.max_nodes} states for some witch before every interval closed; "
+    data["reason"] = (f"the search spent its {args.max_nodes} states before every interval closed; "
                       "lower/upper are proven bounds (equal: exact)")
     rows = [[str(w.origin)] + [iv(w.bounds_by_roll.get(r)) for r in res.rolls] + [iv(w.bounds_overall)]
             for w in res.witches]
-    lines = [f"unknown: the search reached --max-nodes {args.max_nodes} states for some witch before every "
+    lines = [f"unknown: the search spent its --max-nodes {args.max_nodes} states before every "
              "interval closed; proven intervals [lower, upper] (a single number: exact)",
              f"{p.to_move} before rolling: expected final field of each witch (face-down tiles drawn from "
              "their stage's remaining tiles; a witch that cannot move stays)",
@@ -412,7 +412,8 @@ def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> 
                         "die and the face-down tiles; with --roll R only that roll)")
     p.add_argument("--verify", action="store_true", help="also verify the values with the z3 encoding")
     p.add_argument("--max-nodes", type=int, default=MAX_NODES,
-                   help="--expect: at most this many states for one witch (all rolls together); intervals "
+                   help="--expect: at most this many states (all witches and rolls together, shared equally, what a "
+                        "witch leaves going to the next); intervals "
                         "[lower, upper] are narrowed until they close (exact) or the states run out (then exit 1, "
                         f"status unknown; default {MAX_NODES})")
     rules(p)

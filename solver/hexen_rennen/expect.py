@@ -749,7 +749,8 @@ def expect_turn(pos: Position, edition: HexenEdition, rules: Rules | None = None
     (all rolls together) and past it :class:`BudgetExceeded` is raised.  ``bounded``: proven
     intervals instead, exact wherever they close, and ``complete=False`` unless every one closed:
     with ``method="refine"`` (the default) by threshold rounds alone (:meth:`ExpectSearch.refine_all`,
-    at most ``max_nodes`` states per witch); with ``method="split"`` (the previous method, kept for
+    at most ``max_nodes`` states for all witches together: each witch gets an equal share of what the
+    witches before it left); with ``method="split"`` (the previous method, kept for
     the benchmark) the exact search first and, past ``max_nodes``, as many states again split
     evenly level by level (:meth:`_Chain.bounds`).
     """
@@ -761,8 +762,9 @@ def expect_turn(pos: Position, edition: HexenEdition, rules: Rules | None = None
     rolls = rolls or sorted(set(faces))
     origins = sorted(set(pos.witches_of(pos.to_move)))
     nodes = 0
+    left = max_nodes  # refine: the states of all witches together; a witch that closes early leaves the rest
     box: dict[int, dict[int, Interval | None]] = {o: {} for o in origins}
-    for o in origins:
+    for i_o, o in enumerate(origins):
         turn = Turn(pos, edition, o, rules)
         search = ExpectSearch(turn, True, max_nodes=max_nodes)
         starts: dict[int, ChainState] = {}
@@ -773,10 +775,12 @@ def expect_turn(pos: Position, edition: HexenEdition, rules: Rules | None = None
             else:
                 starts[r] = turn.start(target)
         todo = list(starts)
-        if bounded and max_nodes is not None and method == "refine":
-            for r, proven in zip(todo, search.refine_all([starts[r] for r in todo], max_nodes), strict=True):
+        if bounded and left is not None and method == "refine":
+            share = left // (len(origins) - i_o)
+            for r, proven in zip(todo, search.refine_all([starts[r] for r in todo], share), strict=True):
                 box[o][r] = proven
             nodes += search.nodes
+            left -= min(search.nodes, share)
             continue
         try:
             for r in todo:
