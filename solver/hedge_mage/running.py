@@ -45,6 +45,7 @@ from models.hedge_mage.running import (
     running_score,
 )
 from solver.core.result import Result, Status
+from solver.hedge_mage.run_bound import RunBound
 from solver.hedge_mage.run_engine import (
     GNOMES,
     GONE,
@@ -454,8 +455,11 @@ def _canon(eng: Engine, s: State) -> tuple[tuple[object, ...], tuple[int, ...]]:
     return key, vec
 
 
-class _Bound:
-    """An admissible upper bound on (gnomes rescued, points) reachable from a state.
+class _CheapBound:
+    """A cheap admissible upper bound on (gnomes rescued, points) reachable from a state.
+
+    Kept beside :class:`~solver.hedge_mage.run_bound.RunBound` (tighter, but about 50x the cost per
+    state): both are upper bounds on each of rescued and points, so their minimum is one too.
 
     A gnome can be rescued only if it is awake or its kind's card can hold somewhere on this
     board (static analysis of the condition), and only by moving it from its space to a tunnel:
@@ -550,11 +554,12 @@ def _can_hold(eng: Engine, cond: Cond) -> bool:
     return any(may_hold(eng, cond, i) for i in range(eng.n))
 
 
-def _beam(eng: Engine, s0: State, f: Callable[[State, int], tuple[int, int, int, int]], bound: _Bound,
+def _beam(eng: Engine, s0: State, f: Callable[[State, int], tuple[int, int, int, int]], bound: RunBound,
           width: int, max_depth: int) -> tuple[tuple[int, int, int, int], list[Act]]:
     """A quick feasible plan (beam search over the same moves): the first incumbent for branch and bound."""
     best = f(s0, 0)
     best_units: list[Act] = []
+    near = bound.dt
     layer: list[tuple[State, list[Act]]] = [(s0, [])]
     seen: set[State] = {s0}
     for _ in range(max_depth):
@@ -569,13 +574,18 @@ def _beam(eng: Engine, s0: State, f: Callable[[State, int], tuple[int, int, int,
                     v = f(s2, len(u2))
                     if v > best:
                         best, best_units = v, u2
-                r, p = bound.value(s2)
-                nxt.append(((r, p, f(s2, len(u2))), s2, u2))
+                # a cheap order (the bound is too slow to call on every successor): value so far,
+                # then awake gnomes near a tunnel
+                nxt.append(((f(s2, len(u2)), -sum(near[g[0]] for g in s2[GNOMES] if g[2])), s2, u2))
         if not nxt:
             break
         nxt.sort(key=lambda x: x[0], reverse=True)
         layer = [(s2, u2) for _k, s2, u2 in nxt[:width]]
     return best, best_units
+
+
+_TIGHT_TRIAL = 400  # states on which the tight bound is always tried
+_TIGHT_RATE = 20  # past the trial it stays on while it prunes at least 1 in this many of its calls
 
 
 def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, bounds: bool) -> Result:
@@ -596,9 +606,13 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
     def f(s: State, depth: int) -> tuple[int, int, int, int]:
         return (sum(s[RESCUED]), score(s), -cost(s), -depth)
 
-    bound = _Bound(eng, ed, pos) if bounds else None
+    bound = RunBound(eng, ed, pos) if bounds else None
     best = f(s0, 0)
     best_units: list[Act] | None = []
+    if bound is not None and bound.value(s0) == best[:2]:
+        # nothing can be gained (e.g. no gnome can wake): standing still is optimal
+        return Result(Status.OPTIMAL, PlanValue(0, 0, 0, 0), [], {"states": 0, "pruned": 1, "method": "search"},
+                      time.perf_counter() - t0)
     if bound is not None:
         best, best_units = _beam(eng, s0, f, bound, width=30, max_depth=60)
     best_id = -1  # a node of the breadth-first search that beats the incumbent, if any
@@ -613,14 +627,41 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
                 return True
         return False
 
+    cheap = _CheapBound(eng, ed, pos) if bounds else None
+    # the tight bound is used while it prunes often enough to pay for itself (it is sound either way)
+    tight = {"on": bound is not None, "calls": 0, "wins": 0}
+
     def hopeless(s: State, depth: int) -> bool:
         # nothing below can beat the incumbent: its (rescued, points, -cost) bound is lower, or equal
-        # while every plan through here is at least as long
-        if bound is None:
+        # while every plan through here is at least as long (its depth plus a lower bound on the
+        # unit actions still needed to reach the incumbent's rescues)
+        if bound is None or cheap is None:
             return False
-        r, p = bound.value(s)
+        r, p = cheap.value(s)
         ub = (r, p, -cost(s))
-        return ub < best[:3] or (ub == best[:3] and -depth <= best[3])
+        if ub < best[:3]:
+            return True
+        use = tight["on"]
+        if use:
+            r2, p2 = bound.value(s)
+            ub = (min(r, r2), min(p, p2), ub[2])
+            tight["calls"] += 1
+        if ub < best[:3]:
+            out = True
+        elif ub != best[:3]:
+            out = False
+        else:
+            more = best[0] - sum(s[RESCUED])
+            if more > 0 and use:
+                rest = sum(bound.own_costs(s)[:more])
+            else:
+                rest = 1 if s[TRANSIT] is not None else 0  # a plan never ends in transit
+            out = -(depth + rest) <= best[3]
+        if use:
+            tight["wins"] += out
+            if tight["calls"] >= _TIGHT_TRIAL and tight["wins"] * _TIGHT_RATE < tight["calls"]:
+                tight["on"] = False
+        return out
 
     while buckets:
         depth = min(buckets)
@@ -641,7 +682,9 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
             if max_states is not None and expanded > max_states:
                 units = best_units if best_units is not None else _units_to(nodes, best_id)
                 origin = "search" if best_units is None else ("first plan" if best_units else "standing still")
-                ub_r, ub_p = (bound or _Bound(eng, ed, pos)).value(s0)
+                ub_r, ub_p = (bound or RunBound(eng, ed, pos)).value(s0)
+                ub_c = (cheap or _CheapBound(eng, ed, pos)).value(s0)
+                ub_r, ub_p = min(ub_r, ub_c[0]), min(ub_p, ub_c[1])
                 claimed = (best[0] - sum(s0[RESCUED]), best[1] - score(s0), -best[2])
                 return _anytime(pos, ed, [eng.action(a) for a in units], claimed, {
                     "states": expanded, "pruned": pruned, "method": "search",
