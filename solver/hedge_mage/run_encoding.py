@@ -18,6 +18,12 @@ Within a step: the unit move, the springshroom bounce chain (landing cells are
 variables, every rule of the chain a constraint), then waking to a fixpoint
 (layers) and rescue with the track bonuses.
 
+Cone of influence (:func:`reach`): a sound over-approximation of what can change
+- the largest allowance, the springshrooms placeable, per character the cells it
+can ever stand on, which gnomes can step, be carried, wake or be rescued - so
+variables exist only for those (constants elsewhere) and cell variables range
+over their character's cells only.
+
 Horizon: a bound on the number of unit actions possible within the allowances
 and all tokens that could ever be held (see :func:`horizon`), so the encoding
 is exact.  Lexicographic optimum (rescued, points, fewest tokens +
@@ -26,8 +32,9 @@ springshrooms) by iterated "can reach >= v" queries on one incremental solver.
 Limits: enchantment conditions must be monotone (no ``at_most`` or ``not`` over
 gnome counts, no ``awake = false``): then waking is order independent and a
 rescue never enables a wake; otherwise the answer is UNKNOWN.  The encoding
-grows with board size x gnomes x horizon: it is meant for small positions
-(cross-checks, benchmarks), not the 10x10 garden with large allowances.
+grows with the cells in the cone x gnomes x horizon: it answers small gardens
+and the 10x10 garden at 1-3 points without springshroom tokens (measured in
+docs/solving.md, "The planning encoding"), not larger allowances.
 """
 
 from __future__ import annotations
@@ -75,9 +82,10 @@ def _mentions_awake(cond: Cond) -> bool:
 
 @dataclass
 class _Cell:
-    """A cell variable: index x = row * cols + col."""
+    """A cell variable: index x = row * cols + col, known to lie in ``dom``."""
 
     x: Any
+    dom: frozenset[int]
 
 
 @dataclass
@@ -113,43 +121,39 @@ def _track_cum(ed: HedgeMageEdition, kind: str, bonus: str, n: int) -> int:
     return sum(1 for i in range(n) if ed.running.bonus(kind, i) == bonus)
 
 
-def horizon(pos: RunPosition, ed: HedgeMageEdition) -> int:
+def horizon(pos: RunPosition, ed: HedgeMageEdition, r: Reach | None = None) -> int:
     """An upper bound on the unit actions (token spending excluded) of any legal plan from ``pos``.
 
     Every paid action uses one point of one character's allowance, which is at most
-    points + spent + every token that could be held (tokens held plus the movement
-    bonuses of the track spaces the present gnomes could fill).  A mage's free
-    pick-up needs a paid step onto the gnome just before (a distinct one each time); its
-    free drop needs a paid step just after (a distinct one) - unless the gnome bounces away
-    from a springshroom under the mage, and such drops are at most the pick-ups + 1.  So
-    a mage with P paid actions makes at most 3 P unit actions without springshrooms and
-    4 P + 2 with them (+1 when the position starts with the mage in transit).  Placements
-    are bounded by the springshroom tokens held and gainable; one gnome per kind moves itself.
+    ``reach(pos).amax``: points + spent + every token that could be held (tokens held plus the
+    movement bonuses of the track spaces the gnomes rescuable with that allowance could fill).
+    A mage's free pick-up needs a paid step onto the gnome just before (a distinct one each
+    time); its free drop needs a paid step just after (a distinct one) - unless the gnome
+    bounces away from a springshroom under the mage, and such drops are at most the pick-ups
+    + 1.  So a mage with P paid actions makes at most 3 P unit actions without springshrooms
+    and 4 P + 2 with them (+1 when the position starts with the mage in transit), and P when it
+    can touch no gnome.  Placements are bounded by the springshroom tokens held and gainable;
+    one gnome per kind moves itself, and only a gnome that can step (awake or wakeable) counts.
     """
-    kinds = list(ed.gnome_kinds)
-    count = {k: sum(1 for g in pos.gnomes if g.kind == k) for k in kinds}
-    nr0 = dict(pos.rescued)
-    gain_mv = sum(_track_cum(ed, k, "movement", nr0.get(k, 0) + count[k]) - _track_cum(ed, k, "movement",
-                                                                                           nr0.get(k, 0))
-                  for k in kinds)
-    gain_sh = sum(_track_cum(ed, k, "springshroom", nr0.get(k, 0) + count[k])
-                  - _track_cum(ed, k, "springshroom", nr0.get(k, 0)) for k in kinds)
-    amax = pos.points + pos.spent + pos.tokens + gain_mv
-    shrooms = bool(pos.springshrooms) or pos.springshroom_tokens + gain_sh > 0
+    r = r or reach(pos, ed)
+    amax = r.amax
     h = 0 if pos.transit is None else 1
     for m in range(len(pos.mages)):
         p = max(0, amax - pos.mage_used[m])
-        h += 4 * p + 2 if shrooms else 3 * p
+        near = _dilate(pos.rows, pos.cols, r.mage_dom[m], 1)
+        if not any(r.touch[g] and r.gnome_dom[g] & near for g in range(len(pos.gnomes))):
+            h += p
+        else:
+            h += 4 * p + 2 if r.chain else 3 * p
     movers = {g.kind: g for g in pos.gnomes if g.moved is not None}
-    conds = _conds(pos, ed)
-    for k in kinds:
+    for k in ed.gnome_kinds:
         if k in pos.rescued_movers:
             continue
         if k in movers:
             h += max(0, amax - (movers[k].moved or 0))
-        elif any(g.kind == k and (g.awake or k in conds) for g in pos.gnomes):
+        elif any(g.kind == k and r.mobile[i] for i, g in enumerate(pos.gnomes)):
             h += amax
-    h += pos.springshroom_tokens + gain_sh
+    h += r.place
     return h
 
 
@@ -160,6 +164,293 @@ def _conds(pos: RunPosition, ed: HedgeMageEdition) -> dict[str, Cond]:
         if c is not None:
             out[ed.enchantment(e).kind] = c
     return out
+
+
+
+# -- the cone of influence: what can change at all (sound over-approximations) -------------------------
+
+
+@dataclass
+class Reach:
+    """What can change from a position, over-approximated, so the encoding builds variables only for it.
+
+    ``amax``: the largest allowance a character can reach (points + tokens spent, held and winnable);
+    ``place``: the springshrooms that can be placed; ``chain``: the longest bounce chain (one landing per
+    springshroom that can be on the board); ``nmax``: per kind, the most rescued gnomes.  Per character,
+    the cells it can ever stand on (``mage_dom``, ``gnome_dom``: Manhattan balls around its start,
+    radius its paid moves plus one space per possible bounce; a gnome a mage can touch gets the mages'
+    cells widened by a drop, a bounce and its own moves); ``mobile``: the gnome may step itself (awake,
+    or its card can hold somewhere it can be, and its kind's self-moving gnome is not another);
+    ``touch``: a mage can carry it; ``wakeable``; ``rescuable`` (can be awake on a tunnel).
+
+    Tokens and springshrooms are won by rescues, and rescues need movement, so the bounds are a least
+    fixpoint from the tokens held: with allowance A, only the gnomes rescuable with A count for the
+    track bonuses.  Sound: a plan's k-th rescue happens while only its earlier rescues' bonuses were
+    won, all rescuable within the fixpoint allowance, so the k-th is too (induction).
+    """
+
+    amax: int
+    place: int
+    chain: int
+    nmax: dict[str, int]
+    gain_mv: int
+    mage_dom: list[frozenset[int]]
+    gnome_dom: list[frozenset[int]]
+    mobile: list[bool]
+    touch: list[bool]
+    wakeable: list[bool]
+    rescuable: list[bool]
+    place_dom: frozenset[int]
+
+
+def _ball(rows: int, cols: int, at: Cell, r: int) -> set[int]:
+    r = min(max(r, 0), rows + cols)
+    return {y * cols + x for y in range(max(0, at[0] - r), min(rows, at[0] + r + 1))
+            for x in range(max(0, at[1] - r), min(cols, at[1] + r + 1))
+            if abs(y - at[0]) + abs(x - at[1]) <= r}
+
+
+def _dilate(rows: int, cols: int, cells: set[int] | frozenset[int], r: int) -> set[int]:
+    if r <= 0 or not cells:
+        return set(cells)
+    out: set[int] = set()
+    for i in cells:
+        out |= _ball(rows, cols, (i // cols, i % cols), r)
+        if len(out) == rows * cols:
+            break
+    return out
+
+
+def _scope(scope: str, i: int, rows: int, cols: int) -> list[int]:
+    r, c = i // cols, i % cols
+    if scope == "same":
+        return [i]
+    if scope == "adjacent":
+        return [(r + dr) * cols + c + dc for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1))
+                if 0 <= r + dr < rows and 0 <= c + dc < cols]
+    out: list[int] = []
+    if scope in ("row", "line"):
+        out += [r * cols + x for x in range(cols) if x != c]
+    if scope in ("column", "line"):
+        out += [y * cols + c for y in range(rows) if y != r]
+    return out
+
+
+def reach(pos: RunPosition, ed: HedgeMageEdition) -> Reach:
+    """The cone of influence of ``pos`` (see :class:`Reach`)."""
+    rows, cols = pos.rows, pos.cols
+    idx = lambda c: c[0] * cols + c[1]  # noqa: E731
+    hedge = {idx(c) for c in pos.hedge}
+    tunnel = {idx(c) for c in pos.tunnel_set}
+    cand = frozenset(i for i in range(rows * cols) if i not in hedge and i not in tunnel)
+    kinds = list(ed.gnome_kinds)
+    conds = _conds(pos, ed)
+    gn = list(pos.gnomes)
+    ng = len(gn)
+    nr0 = {k: dict(pos.rescued).get(k, 0) for k in kinds}
+    init_sh = {idx(c) for c in pos.springshrooms}
+    counts_shrooms = any(c.mentions("springshroom") for c in conds.values())
+    movers = {g.kind: i for i, g in enumerate(gn) if g.moved is not None}
+    base = pos.points + pos.spent + pos.tokens
+
+    def attempt(gain_mv: int, gain_sh: int) -> tuple[Any, ...]:
+        amax = max([base + gain_mv, *pos.mage_used, *(g.moved or 0 for g in gn)])
+        place = pos.springshroom_tokens + gain_sh
+        chain = len(init_sh) + place
+        mage_dom = []
+        for m, at in enumerate(pos.mages):
+            a = max(0, amax - pos.mage_used[m])
+            mage_dom.append(frozenset(_ball(rows, cols, at, a + (a + place) * chain)))
+        mages_all: set[int] = set().union(*mage_dom) if mage_dom else set()
+        near_mages = _dilate(rows, cols, mages_all, 1)
+
+        def may_step(g: int, woken: bool) -> bool:
+            k = gn[g].kind
+            if k in pos.rescued_movers or (k in movers and movers[k] != g):
+                return False
+            return (gn[g].awake or woken) and amax - (gn[g].moved or 0) > 0
+
+        def domain(g: int, mob: bool) -> tuple[frozenset[int], bool]:
+            own = amax - (gn[g].moved or 0) if mob else 0
+            own += (own + place) * chain
+            dom = _ball(rows, cols, gn[g].at, own)
+            touch = gn[g].carried_by is not None or bool(dom & near_mages)
+            if touch:
+                dom |= _dilate(rows, cols, mages_all, 1 + chain + own)
+            return frozenset(dom), touch
+
+        far = rows * cols
+
+        def dist(a: Cell, i: int) -> int:
+            return abs(a[0] - i // cols) + abs(a[1] - i % cols)
+
+        to_tunnel = [min((dist((i // cols, i % cols), t) for t in tunnel), default=far) for i in range(rows * cols)]
+
+        def within(g: int, mob: bool, goal: str, wset: list[int]) -> bool:
+            """The work to bring gnome ``g`` to where its card holds (``goal`` "wake") or into a tunnel
+            ("rescue", by way of such a cell unless awake) fits the movement (a potential argument).
+
+            Either no mage ever touches the gnome: its own steps and bounces cover the way.  Or one does,
+            first at time T (then the nearest mage is at most 1 away): until T, Phi = max(0, (distance
+            of the nearest mage) - 1) + (the length of the way left), after T the way alone; 0 at the
+            goal.  A mage's paid action (a step, a pick-up or drop next to it, with a bounce chain and a
+            free drop's bounce beside it) lowers it by at most 1 + 2 C, a gnome's own step by at most
+            2 + 2 C (towards both), a placement's bounce by at most 2 C; waking never lowers it (the way
+            by a cell where the card holds is at most the direct way from there).
+            """
+            at = gn[g].at
+            if goal == "wake":
+                way = min((dist(at, w) for w in wset), default=far)
+            elif gn[g].awake:
+                way = to_tunnel[at[0] * cols + at[1]]
+            else:
+                way = min((dist(at, w) + to_tunnel[w] for w in wset), default=far)
+            if gn[g].carried_by is not None:
+                dm = 0
+            else:
+                dm = min((max(0, abs(at[0] - m[0]) + abs(at[1] - m[1]) - 1) for m in pos.mages), default=far)
+            own = amax - (gn[g].moved or 0) if mob and goal == "rescue" else 0
+            # a sleeping gnome that cannot wake untouched (not where its card may hold, no placement to
+            # bounce it there) steps only after T: then each own step shortens only the way
+            late = not gn[g].awake and place == 0 and (at[0] * cols + at[1]) not in wset
+            work = sum(max(0, amax - u) for u in pos.mage_used) * (1 + 2 * chain) \
+                + own * (1 + chain) * (1 if late else 2) + place * 2 * chain
+            return way <= own * (1 + chain) + place * chain or dm + way <= work
+
+        def pair_ok(g: int, c: Cond, can_wake: list[bool]) -> bool:
+            """A card "next to another gnome": some other gnome can come next to ``g`` (the argument of
+            ``within`` for the distance between the two, ``g`` asleep, the other stepping if it can)."""
+            a0 = gn[g].at
+            work = sum(max(0, amax - u) for u in pos.mage_used) * (1 + 2 * chain) + place * 2 * chain
+            for h in range(ng):
+                if h == g or (c.kinds is not None and gn[h].kind not in c.kinds):
+                    continue
+                if c.awake is True and not can_wake[h]:
+                    continue
+                b0 = gn[h].at
+                pd = max(0, abs(a0[0] - b0[0]) + abs(a0[1] - b0[1]) - 1)
+                own = amax - (gn[h].moved or 0) if may_step(h, can_wake[h]) else 0
+                if pd <= own * (1 + chain) + 2 * place * chain:
+                    return True
+                if gn[g].carried_by is not None or gn[h].carried_by is not None:
+                    dm = 0
+                else:
+                    dm = min((max(0, min(abs(a0[0] - m[0]) + abs(a0[1] - m[1]), abs(b0[0] - m[0]) + abs(b0[1] - m[1]))
+                                  - 1) for m in pos.mages), default=far)
+                if dm + pd <= work + own * (2 + 2 * chain):
+                    return True
+            return False
+
+        def pairwise(c: Cond) -> bool:
+            return (c.op == "count" and c.what == "gnome" and c.scope == "adjacent" and c.at_most is None
+                    and (c.at_least or 0) >= 1)
+
+        # which gnomes can wake: a least fixpoint from the awake ones (the k-th gnome to wake in a plan is
+        # helped only by gnomes awake before it, so only their own steps count for the others' cells)
+        can_wake = [gn[g].awake for g in range(ng)]
+        while True:
+            opt = [domain(g, may_step(g, can_wake[g])) for g in range(ng)]
+            wsets: list[list[int]] = []
+            changed = False
+            for g in range(ng):
+                c = conds.get(gn[g].kind)
+                wset: list[int] = []
+                if not gn[g].awake and c is not None:
+                    env = _Env(rows, cols, hedge, tunnel, cand, init_sh, place, mage_dom, opt, can_wake, gn, g,
+                               opt[g][1])
+                    wset = [i for i in sorted(opt[g][0]) if env.tv(c, i)[0]]
+                    if not can_wake[g] and wset and within(g, False, "wake", wset) \
+                            and (not pairwise(c) or pair_ok(g, c, can_wake)):
+                        can_wake[g] = changed = True
+                wsets.append(wset)
+            if not changed:
+                break
+        wakeable = [can_wake[g] and not gn[g].awake for g in range(ng)]
+        mobile = [may_step(g, wakeable[g]) for g in range(ng)]
+        doms = [domain(g, mobile[g]) for g in range(ng)]
+        rescuable = [(gn[g].awake or wakeable[g]) and bool(doms[g][0] & tunnel)
+                     and within(g, mobile[g], "rescue", wsets[g]) for g in range(ng)]
+        nmax = {k: nr0[k] + sum(1 for g in range(ng) if rescuable[g] and gn[g].kind == k) for k in kinds}
+        return amax, place, chain, mage_dom, mages_all, wakeable, mobile, doms, rescuable, nmax
+
+    gain_mv = gain_sh = 0
+    while True:
+        amax, place, chain, mage_dom, mages_all, wakeable, mobile, doms, rescuable, nmax = attempt(gain_mv, gain_sh)
+        new_mv = sum(_track_cum(ed, k, "movement", nmax[k]) - _track_cum(ed, k, "movement", nr0[k]) for k in kinds)
+        new_sh = sum(_track_cum(ed, k, "springshroom", nmax[k]) - _track_cum(ed, k, "springshroom", nr0[k])
+                     for k in kinds)
+        if (new_mv, new_sh) == (gain_mv, gain_sh):
+            break
+        gain_mv, gain_sh = new_mv, new_sh
+    chars: set[int] = set(mages_all).union(*(d for d, _ in doms)) if doms else set(mages_all)
+    place_dom = frozenset() if place == 0 else cand if counts_shrooms else cand & frozenset(chars)
+    return Reach(amax, place, chain, nmax, gain_mv, mage_dom, [d for d, _ in doms], mobile,
+                 [t for _, t in doms], wakeable, rescuable, place_dom)
+
+
+@dataclass
+class _Env:
+    """Three-valued evaluation of a card for gnome ``g`` at a cell: (can be true, can be false)."""
+
+    rows: int
+    cols: int
+    hedge: set[int]
+    tunnel: set[int]
+    cand: frozenset[int]
+    shrooms: set[int]
+    place: int
+    mage_dom: list[frozenset[int]]
+    doms: list[tuple[frozenset[int], bool]]
+    may_wake: list[bool]
+    gn: list[Any]
+    g: int
+    touch: bool
+
+    def tv(self, c: Cond, i: int) -> tuple[bool, bool]:
+        op = c.op
+        if op in ("all", "any"):
+            parts = [self.tv(a, i) for a in c.args]
+            if op == "all":
+                return all(t for t, _ in parts), any(f for _, f in parts)
+            return any(t for t, _ in parts), all(f for _, f in parts)
+        if op == "not":
+            t, f = self.tv(c.args[0], i)
+            return f, t
+        if op == "on":
+            v = (i in self.hedge) == (c.value == "hedge")
+            return v, not v
+        if op == "carried":
+            could = self.touch or self.gn[self.g].carried_by is not None
+            return (could, True) if c.value else (True, could)
+        if op == "edge":
+            r, col = i // self.cols, i % self.cols
+            v = (r in (0, self.rows - 1) or col in (0, self.cols - 1)) == bool(c.value)
+            return v, not v
+        sc = _scope(c.scope, i, self.rows, self.cols)
+        w = c.what
+        if w in ("hedge", "ground", "tunnel"):
+            n = sum(1 for x in sc if (x in self.hedge if w == "hedge" else x not in self.hedge if w == "ground"
+                                      else x in self.tunnel))
+            lo = hi = n
+        elif w == "springshroom":
+            lo = sum(1 for x in sc if x in self.shrooms)
+            hi = lo + min(self.place, sum(1 for x in sc if x in self.cand and x not in self.shrooms))
+        elif w == "mage":
+            lo, hi = 0, sum(1 for d in self.mage_dom if any(x in d for x in sc))
+        else:
+            lo, hi = 0, 0
+            for h, (d, _) in enumerate(self.doms):
+                if h == self.g or (c.kinds is not None and self.gn[h].kind not in c.kinds):
+                    continue
+                if c.awake is True and not self.may_wake[h]:
+                    continue
+                if c.awake is False and self.gn[h].awake:
+                    continue
+                if any(x in d for x in sc):
+                    hi += 1
+        ok = [n for n in range(lo, hi + 1)
+              if (c.at_least is None or n >= c.at_least) and (c.at_most is None or n <= c.at_most)]
+        return bool(ok), len(ok) < hi - lo + 1
 
 
 class _Encoding:
@@ -181,22 +472,20 @@ class _Encoding:
         self._sets: dict[tuple[int, frozenset[int]], Any] = {}
         nr0 = dict(pos.rescued)
         self.nr0 = {k: nr0.get(k, 0) for k in self.kinds}
-        self.nmax = {k: self.nr0[k] + sum(1 for g in self.gn if g.kind == k) for k in self.kinds}
-        gain_sh = sum(_track_cum(ed, k, "springshroom", self.nmax[k]) - _track_cum(ed, k, "springshroom", self.nr0[k])
-                      for k in self.kinds)
-        self.max_place = pos.springshroom_tokens + gain_sh
-        self.tmax_gain = sum(_track_cum(ed, k, "movement", self.nmax[k]) - _track_cum(ed, k, "movement", self.nr0[k])
-                             for k in self.kinds)
-        self.tmax = pos.tokens + sum(_track_cum(ed, k, "movement", self.nmax[k])
-                                     - _track_cum(ed, k, "movement", self.nr0[k]) for k in self.kinds)
-        self.amax = max([pos.points + pos.spent + self.tmax, *pos.mage_used, *(g.moved or 0 for g in pos.gnomes)])
+        r = self.reach = reach(pos, ed)
+        self.nmax = dict(r.nmax)
+        self.max_place = r.place
+        self.tmax_gain = r.gain_mv
+        self.tmax = pos.tokens + r.gain_mv
+        self.amax = r.amax
         self.cand = [i for i in range(self.ncell) if i not in self.hedge and i not in self.tunnel]
-        init_shrooms = {self.idx(c) for c in pos.springshrooms}
-        self.max_chain = len(init_shrooms) + self.max_place  # a chain visits distinct springshrooms
-        self.wakeable = [g for g in range(self.ng) if not self.gn[g].awake and self.gn[g].kind in self.conds]
+        self.max_chain = r.chain  # a chain visits distinct springshrooms
+        self.wakeable = [g for g in range(self.ng) if r.wakeable[g]]
         awake_dep = any(_mentions_awake(c) for c in self.conds.values())
         self.layers = (len(self.wakeable) if awake_dep else 1) if self.wakeable else 0
-        self.can_move = [g for g in range(self.ng) if self.gn[g].awake or g in self.wakeable]
+        self.can_move = [g for g in range(self.ng) if r.mobile[g]]
+        # the cells a character can stand on (targets, landings, bounce ends: any of them)
+        self.all_dom = frozenset().union(*r.mage_dom, *r.gnome_dom, r.place_dom)
         self.states: list[_State] = []
         self.steps: list[_Step] = []
         self.place_flags: list[Any] = []
@@ -233,47 +522,79 @@ class _Encoding:
                 out.append(d)
         return out
 
-    def cellvar(self, name: str) -> _Cell:
+    def cellvar(self, name: str, dom: frozenset[int]) -> _Cell:
+        """A cell variable ranging over ``dom`` (a constant when ``dom`` has one cell)."""
+        if len(dom) == 1:
+            (i,) = dom
+            return _Cell(self.V(i), dom)
         x = self.I(name)
-        self.s.add(x >= 0, x < self.ncell)
-        return _Cell(x)
+        out = sorted(set(range(self.ncell)) - dom)
+        if len(out) < len(dom):
+            self.s.add(x >= 0, x < self.ncell, *[x != i for i in out])
+        else:
+            self.s.add(z3.Or([x == i for i in sorted(dom)]))
+        return _Cell(x, dom)
 
-    def in_set(self, x: Any, cells: set[int] | list[int]) -> Any:
-        cs = frozenset(cells)
-        key = (x.get_id(), cs)
-        hit = self._sets.get(key)
-        if hit is None:
-            hit = self._sets[key] = self._in_set(x, cs)
-        return hit
-
-    def _in_set(self, x: Any, cs: frozenset[int]) -> Any:
+    def in_set(self, c: _Cell, cells: set[int] | list[int] | frozenset[int]) -> Any:
+        """``c`` lies in ``cells`` (only the cells of ``c``'s domain are written out)."""
+        cs = frozenset(cells) & c.dom
         if not cs:
             return z3.BoolVal(False)
-        if len(cs) == self.ncell:
+        if cs == c.dom:
             return z3.BoolVal(True)
-        if len(cs) * 2 > self.ncell:
-            return z3.And([x != i for i in range(self.ncell) if i not in cs])
-        return z3.Or([x == i for i in sorted(cs)])
+        key = (c.x.get_id(), cs)
+        hit = self._sets.get(key)
+        if hit is None:
+            rest = c.dom - cs
+            if len(rest) < len(cs):
+                hit = z3.And([c.x != i for i in sorted(rest)])
+            else:
+                hit = z3.Or([c.x == i for i in sorted(cs)])
+            self._sets[key] = hit
+        return hit
+
+    def same(self, a: _Cell, b: _Cell) -> Any:
+        """``a`` and ``b`` are the same cell."""
+        if not (a.dom & b.dom):
+            return z3.BoolVal(False)
+        if len(a.dom) == 1 and len(b.dom) == 1:
+            return z3.BoolVal(True)
+        return a.x == b.x
+
+    def at(self, c: _Cell, i: int) -> Any:
+        """``c`` is cell ``i``."""
+        if i not in c.dom:
+            return z3.BoolVal(False)
+        if len(c.dom) == 1:
+            return z3.BoolVal(True)
+        return c.x == i
 
     def hedge_at(self, c: _Cell) -> Any:
-        return self.in_set(c.x, self.hedge)
+        return self.in_set(c, self.hedge)
 
     def tunnel_at(self, c: _Cell) -> Any:
-        return self.in_set(c.x, self.tunnel)
+        return self.in_set(c, self.tunnel)
 
     def adj(self, a: _Cell, b: _Cell) -> Any:
         """Orthogonal neighbours (index arithmetic; the column edges from a table)."""
+        if len(a.dom) == 1:
+            (i,) = a.dom
+            return self.in_set(b, self.nbrs[i])
+        if len(b.dom) == 1:
+            (i,) = b.dom
+            return self.in_set(a, self.nbrs[i])
         cols = self.cols
-        right = self.in_set(a.x, [i for i in range(self.ncell) if i % cols != cols - 1])
-        left = self.in_set(a.x, [i for i in range(self.ncell) if i % cols != 0])
+        right = self.in_set(a, [i for i in range(self.ncell) if i % cols != cols - 1])
+        left = self.in_set(a, [i for i in range(self.ncell) if i % cols != 0])
         return z3.Or(z3.And(b.x == a.x + 1, right), z3.And(b.x == a.x - 1, left),
                      b.x == a.x + cols, b.x == a.x - cols)
 
     def adj_const(self, a: _Cell, d: int) -> Any:
-        return z3.Or([a.x == n for n in self.nbrs[d]])
+        return self.in_set(a, self.nbrs[d])
 
-    def shroom_at(self, st: _State, x: Any) -> Any:
-        terms = [z3.And(x == i, v) for i, v in st.shroom.items() if not z3.is_false(v)]
+    def shroom_at(self, st: _State, c: _Cell) -> Any:
+        terms = [z3.And(self.at(c, i), st.shroom[i]) for i in sorted(c.dom)
+                 if i in st.shroom and not z3.is_false(st.shroom[i])]
         return z3.Or(terms) if terms else z3.BoolVal(False)
 
     # -- state ------------------------------------------------------------------------------
@@ -281,7 +602,7 @@ class _Encoding:
         p = self.pos
 
         def const_cell(c: Cell) -> _Cell:
-            return _Cell(self.V(self.idx(c)))
+            return _Cell(self.V(self.idx(c)), frozenset((self.idx(c),)))
 
         mover: dict[str, Any] = {}
         for k in self.kinds:
@@ -309,18 +630,22 @@ class _Encoding:
     def fresh(self, t: int, prev: _State) -> _State:
         """State variables for time ``t`` (constants where nothing can change)."""
         s = self.s
-        mage = [self.cellvar(f"m{m}@{t}") for m in range(self.nm)]
-        gnome = [self.cellvar(f"g{g}@{t}") for g in range(self.ng)]
-        carrier = [self.I(f"car{g}@{t}") for g in range(self.ng)]
-        for v in carrier:
-            s.add(v >= -1, v < self.nm)
-        gone = [z3.Bool(f"gone{g}@{t}") if g in self.can_move or g in self.wakeable else z3.BoolVal(False)
-                for g in range(self.ng)]
+        r = self.reach
+        mage = [self.cellvar(f"m{m}@{t}", r.mage_dom[m]) if len(r.mage_dom[m]) > 1 else prev.mage[m]
+                for m in range(self.nm)]
+        gnome = [self.cellvar(f"g{g}@{t}", r.gnome_dom[g]) if len(r.gnome_dom[g]) > 1 else prev.gnome[g]
+                 for g in range(self.ng)]
+        carrier = [self.I(f"car{g}@{t}") if r.touch[g] else prev.carrier[g] for g in range(self.ng)]
+        for g in range(self.ng):
+            if r.touch[g]:
+                s.add(carrier[g] >= -1, carrier[g] < self.nm)
+        gone = [z3.Bool(f"gone{g}@{t}") if r.rescuable[g] else prev.gone[g] for g in range(self.ng)]
         awake = [z3.Bool(f"aw{g}@{t}") if g in self.wakeable else prev.awake[g] for g in range(self.ng)]
         moved = [self.I(f"mv{g}@{t}") if g in self.can_move else prev.moved[g] for g in range(self.ng)]
-        mover = {k: self.I(f"mover_{k}@{t}") for k in self.kinds}
+        mover = {k: self.I(f"mover_{k}@{t}") if any(self.gn[g].kind == k for g in self.can_move) else prev.mover[k]
+                 for k in self.kinds}
         used = [self.I(f"used{m}@{t}") for m in range(self.nm)]
-        shroom = {i: (z3.Bool(f"sh{i}@{t}") if self.max_place else prev.shroom[i]) for i in self.cand}
+        shroom = {i: (z3.Bool(f"sh{i}@{t}") if i in r.place_dom else prev.shroom[i]) for i in self.cand}
         nresc = {k: (self.I(f"nr_{k}@{t}") if self.nmax[k] > self.nr0[k] else prev.nresc[k]) for k in self.kinds}
         st = _State(mage, gnome, carrier, gone, awake, moved, mover, used, shroom,
                     self.I(f"spent@{t}"), self.I(f"tokens@{t}"), self.I(f"stok@{t}"), nresc, self.I(f"tr@{t}"))
@@ -332,8 +657,9 @@ class _Encoding:
             s.add(v >= 0, v <= amax)
         for g in self.can_move:
             s.add(moved[g] >= 0, moved[g] <= amax)
-        for v in mover.values():
-            s.add(v >= -2, v < self.ng)
+        for k, v in mover.items():
+            if v is not prev.mover[k]:
+                s.add(v >= -2, v < self.ng)
         for kd, v in nresc.items():
             s.add(v >= self.nr0[kd], v <= self.nmax[kd])
         return st
@@ -357,7 +683,7 @@ class _Encoding:
         if op == "edge":
             edge = {i for i in range(self.ncell) if self.cell(i)[0] in (0, self.rows - 1)
                     or self.cell(i)[1] in (0, self.cols - 1)}
-            e = self.in_set(cell.x, edge)
+            e = self.in_set(cell, edge)
             return e if c.value else z3.Not(e)
 
         def bound(n: Any) -> Any:
@@ -383,8 +709,14 @@ class _Encoding:
 
         def in_scope(o: _Cell) -> Any:
             if c.scope == "same":
+                if not (o.dom & cell.dom):
+                    return z3.BoolVal(False)
                 return o.x == cell.x
-            return z3.Or([z3.And(cell.x == i, self.in_set(o.x, scope_cells(i))) for i in range(self.ncell)])
+            if c.scope == "adjacent":  # index arithmetic, not a case per cell
+                if not any(j in o.dom for i in cell.dom for j in self.nbrs[i]):
+                    return z3.BoolVal(False)
+                return self.adj(cell, o)
+            return z3.Or([z3.And(self.at(cell, i), self.in_set(o, scope_cells(i))) for i in sorted(cell.dom)])
 
         w = c.what
         if w in ("hedge", "ground", "tunnel"):
@@ -392,16 +724,16 @@ class _Encoding:
                 return (i in self.hedge) if w == "hedge" else (i not in self.hedge) if w == "ground" \
                     else (i in self.tunnel)
             ok = set()
-            for i in range(self.ncell):
+            for i in cell.dom:
                 n = sum(1 for x in scope_cells(i) if static(x))
                 if (c.at_least is None or n >= c.at_least) and (c.at_most is None or n <= c.at_most):
                     ok.add(i)
-            return self.in_set(cell.x, ok)
+            return self.in_set(cell, ok)
         if w == "springshroom":
             terms = []
-            for i in range(self.ncell):
+            for i in sorted(cell.dom):
                 n = z3.Sum([self.B(st.shroom[x]) for x in scope_cells(i) if x in st.shroom] + [self.V(0)])
-                terms.append(z3.And(cell.x == i, bound(n)))
+                terms.append(z3.And(self.at(cell, i), bound(n)))
             return z3.Or(terms)
         if w == "mage":
             return bound(z3.Sum([self.B(in_scope(m)) for m in st.mage] + [self.V(0)]))
@@ -421,7 +753,9 @@ class _Encoding:
         s = self.s
         nm, ng = self.nm, self.ng
         typ, am, ag, k = self.I(f"typ@{t}"), self.I(f"am@{t}"), self.I(f"ag@{t}"), self.I(f"k@{t}")
-        tgt = self.cellvar(f"tgt@{t}")
+        r = self.reach
+        tgt = self.cellvar(f"tgt@{t}", self.all_dom)
+        nowhere = min(self.all_dom)  # where the unused cell variables point
         step = _Step(typ, am, ag, tgt, k)
         self.steps.append(step)
         s.add(typ >= 0, typ <= 5, am >= 0, am < max(nm, 1), ag >= 0, ag < max(ng, 1), k >= 0, k <= a.tokens,
@@ -442,29 +776,32 @@ class _Encoding:
         self.place_flags.append(place)
         carries = [[z3.And(z3.Not(a.gone[g]), a.carrier[g] == m) for g in range(ng)] for m in range(nm)]
         free = [z3.Not(z3.Or(carries[m])) if ng else z3.BoolVal(True) for m in range(nm)]
-        mage_here = z3.Or([a.mage[m].x == tgt.x for m in range(nm)])
-        gnome_here = [z3.And(z3.Not(a.gone[g]), a.gnome[g].x == tgt.x) for g in range(ng)]
+        mage_here = z3.Or([self.same(a.mage[m], tgt) for m in range(nm)])
+        gnome_here = [z3.And(z3.Not(a.gone[g]), self.same(a.gnome[g], tgt)) for g in range(ng)]
         lone_gnome_here = [z3.And(gnome_here[g], a.carrier[g] == -1) for g in range(ng)]
-        sh_tgt = self.shroom_at(a, tgt.x)
+        sh_tgt = self.shroom_at(a, tgt)
         onto = self.V(-1)
         for m in reversed(range(nm)):
-            onto = z3.If(z3.And(a.mage[m].x == tgt.x, free[m]), m, onto)
+            onto = z3.If(z3.And(self.same(a.mage[m], tgt), free[m]), m, onto)
 
         # preconditions ------------------------------------------------------------------
-        s.add(z3.Implies(noop, z3.And(tr == 0, k == 0, am == 0, ag == 0, tgt.x == 0)))
+        s.add(z3.Implies(noop, z3.And(tr == 0, k == 0, am == 0, ag == 0, tgt.x == nowhere)))
         for m in range(nm):
             s.add(z3.Implies(step_m[m], z3.And(
                 z3.Or(tr == 0, tr == 1 + m, tr == 3 + m), ag == 0, self.adj(a.mage[m], tgt),
                 z3.Implies(z3.Not(self.hedge_at(a.mage[m])), z3.Not(self.hedge_at(tgt))))))
             for g in range(ng):
+                if not r.touch[g]:
+                    s.add(z3.Not(pick[m][g]), z3.Not(drop[m][g]))
+                    continue
                 gc = a.gnome[g]
-                here = gc.x == a.mage[m].x
+                here = self.same(gc, a.mage[m])
                 s.add(z3.Implies(pick[m][g], z3.And(
                     z3.Or(tr == 0, z3.And(tr == 1 + m, here)), z3.Not(a.gone[g]), a.carrier[g] == -1, free[m],
                     z3.Or(here, self.adj(gc, a.mage[m])),
                     z3.Implies(z3.And(z3.Not(here), self.hedge_at(a.mage[m])), self.hedge_at(gc)),
-                    tgt.x == gc.x)))
-                own = tgt.x == a.mage[m].x
+                    self.same(tgt, gc))))
+                own = self.same(tgt, a.mage[m])
                 occupied = z3.Or(mage_here, z3.Or(gnome_here))
                 s.add(z3.Implies(drop[m][g], z3.And(
                     tr == 0, carries[m][g], z3.Or(own, self.adj(a.mage[m], tgt)),
@@ -486,35 +823,43 @@ class _Encoding:
                            z3.Not(self.hedge_at(tgt))),
                 z3.Or(a.mover[kind] == -1, a.mover[kind] == g))))
         someone_here = z3.Or(mage_here, z3.Or(lone_gnome_here))
-        s.add(z3.Implies(place, z3.And(a.stok >= 1, am == 0, ag == 0, self.in_set(tgt.x, self.cand),
+        s.add(z3.Implies(place, z3.And(a.stok >= 1, am == 0, ag == 0, self.in_set(tgt, r.place_dom),
                                        z3.Not(sh_tgt), z3.Implies(someone_here, tr == 0))))
 
         # the unit move (before any bounce) --------------------------------------------------
         bounce_possible = self.max_chain > 0
-        pm = [self.cellvar(f"pm{m}@{t}") for m in range(nm)] if bounce_possible else b.mage
-        pg = [self.cellvar(f"pg{g}@{t}") for g in range(ng)] if bounce_possible else b.gnome
+        pm = [self.cellvar(f"pm{m}@{t}", r.mage_dom[m]) for m in range(nm)] if bounce_possible else b.mage
+        pg = [self.cellvar(f"pg{g}@{t}", r.gnome_dom[g]) for g in range(ng)] if bounce_possible else b.gnome
         for m in range(nm):
             s.add(pm[m].x == z3.If(step_m[m], tgt.x, a.mage[m].x))
         for g in range(ng):
+            if not r.touch[g] and g not in self.can_move:
+                if pg[g] is not a.gnome[g]:
+                    s.add(pg[g].x == a.gnome[g].x)
+                continue
             x = a.gnome[g].x
-            for m in range(nm):
-                x = z3.If(z3.And(carries[m][g], step_m[m]), tgt.x, x)
-                x = z3.If(pick[m][g], a.mage[m].x, x)
-                x = z3.If(drop[m][g], tgt.x, x)
-            x = z3.If(gstep[g], tgt.x, x)
+            if r.touch[g]:
+                for m in range(nm):
+                    x = z3.If(z3.And(carries[m][g], step_m[m]), tgt.x, x)
+                    x = z3.If(pick[m][g], a.mage[m].x, x)
+                    x = z3.If(drop[m][g], tgt.x, x)
+            if g in self.can_move:
+                x = z3.If(gstep[g], tgt.x, x)
             s.add(pg[g].x == z3.If(a.gone[g], a.gnome[g].x, x))
-            car = a.carrier[g]
-            for m in range(nm):
-                car = z3.If(pick[m][g], m, z3.If(drop[m][g], -1, car))
-            car = z3.If(gstep[g], onto, car)
-            s.add(b.carrier[g] == z3.If(a.gone[g], a.carrier[g], car))
+            if r.touch[g]:
+                car = a.carrier[g]
+                for m in range(nm):
+                    car = z3.If(pick[m][g], m, z3.If(drop[m][g], -1, car))
+                if g in self.can_move:
+                    car = z3.If(gstep[g], onto, car)
+                s.add(b.carrier[g] == z3.If(a.gone[g], a.carrier[g], car))
 
         # the springshroom bounce ----------------------------------------------------------
         if bounce_possible:
             bm = []
             for m in range(nm):
-                first = z3.And([a.mage[j].x != tgt.x for j in range(m)])
-                bm.append(z3.Or(z3.And(step_m[m], sh_tgt), z3.And(place, a.mage[m].x == tgt.x, first)))
+                first = z3.And([z3.Not(self.same(a.mage[j], tgt)) for j in range(m)])
+                bm.append(z3.Or(z3.And(step_m[m], sh_tgt), z3.And(place, self.same(a.mage[m], tgt), first)))
             bg = []
             for g in range(ng):
                 first = z3.And([z3.Not(lone_gnome_here[h]) for h in range(g)])
@@ -531,38 +876,42 @@ class _Encoding:
                                z3.Not(z3.Or([z3.And(bm[m], b.carrier[g] == m) for m in range(nm)])))
                         for g in range(ng)]
 
-            def occ(x: Any) -> Any:
+            def occ(x: _Cell | int) -> Any:
                 """Another character (not the bouncing ones) on cell ``x``."""
-                return z3.Or([z3.And(pm[m].x == x, blocks_m[m]) for m in range(nm)]
-                             + [z3.And(pg[g].x == x, blocks_g[g]) for g in range(ng)])
+                def on(c: _Cell) -> Any:
+                    return self.at(c, x) if isinstance(x, int) else self.same(c, x)
+                return z3.Or([z3.And(on(pm[m]), blocks_m[m]) for m in range(nm)]
+                             + [z3.And(on(pg[g]), blocks_g[g]) for g in range(ng)])
 
             n = self.I(f"n@{t}")
-            land = [self.cellvar(f"L{i}@{t}") for i in range(1, self.max_chain + 1)]
+            land = [self.cellvar(f"L{i}@{t}", self.all_dom) for i in range(1, self.max_chain + 1)]
             chain = [tgt, *land]
             step.n, step.land = n, land
             s.add(n >= 0, n <= self.max_chain, z3.Implies(z3.Not(bouncing), n == 0))
             for i in range(1, self.max_chain + 1):
                 li = chain[i]
                 s.add(z3.Implies(n >= i, z3.And(
-                    self.adj(chain[i - 1], li), z3.Or(z3.Not(occ(li.x)), z3.And(lively, self.tunnel_at(li))),
+                    self.adj(chain[i - 1], li), z3.Or(z3.Not(occ(li)), z3.And(lively, self.tunnel_at(li))),
                     z3.Not(z3.And(sleepy, self.tunnel_at(li))),
                     z3.And([li.x != chain[j].x for j in range(i)]))))
-                s.add(z3.Implies(n > i, self.shroom_at(a, li.x)))
-                s.add(z3.Implies(n < i, li.x == 0))
-            end = self.cellvar(f"E@{t}")
+                s.add(z3.Implies(n > i, self.shroom_at(a, li)))
+                s.add(z3.Implies(n < i, li.x == nowhere))
+            end = self.cellvar(f"E@{t}", self.all_dom)
             ex = tgt.x
             for i in range(1, self.max_chain + 1):
                 ex = z3.If(n == i, chain[i].x, ex)
             s.add(end.x == ex)
             no_landing = []
-            for d in range(self.ncell):
-                seen = z3.Or([tgt.x == d] + [z3.And(n >= i, chain[i].x == d) for i in range(1, self.max_chain + 1)])
-                ok_d = z3.And(self.adj_const(end, d), z3.Not(occ(self.V(d))), z3.Not(seen))
+            # a landing outside every character's cells is never open (the domains are sound): skipped
+            for d in sorted(self.all_dom):
+                seen = z3.Or([self.at(tgt, d)]
+                             + [z3.And(n >= i, chain[i].x == d) for i in range(1, self.max_chain + 1)])
+                ok_d = z3.And(self.adj_const(end, d), z3.Not(occ(d)), z3.Not(seen))
                 if d in self.tunnel:
-                    ok_d = z3.And(self.adj_const(end, d), z3.Or(z3.Not(occ(self.V(d))), lively), z3.Not(seen),
+                    ok_d = z3.And(self.adj_const(end, d), z3.Or(z3.Not(occ(d)), lively), z3.Not(seen),
                                   z3.Not(sleepy))
                 no_landing.append(z3.Not(ok_d))
-            s.add(z3.Implies(bouncing, z3.Or(z3.And(n >= 1, z3.Not(self.shroom_at(a, end.x))), z3.And(no_landing))))
+            s.add(z3.Implies(bouncing, z3.Or(z3.And(n >= 1, z3.Not(self.shroom_at(a, end))), z3.And(no_landing))))
             for m in range(nm):
                 s.add(b.mage[m].x == z3.If(bm[m], end.x, pm[m].x))
             for g in range(ng):
@@ -570,9 +919,8 @@ class _Encoding:
                 s.add(b.gnome[g].x == z3.If(z3.And(z3.Not(a.gone[g]), z3.Or(bg[g], by)), end.x, pg[g].x))
 
         # springshrooms on the board after a placement
-        for i in self.cand:
-            if self.max_place:
-                s.add(b.shroom[i] == z3.Or(a.shroom[i], z3.And(place, tgt.x == i)))
+        for i in sorted(r.place_dom):
+            s.add(b.shroom[i] == z3.Or(a.shroom[i], z3.And(place, self.at(tgt, i))))
 
         # waking (layers to a fixpoint) and rescue -------------------------------------------
         view = _State(b.mage, b.gnome, b.carrier, a.gone, a.awake, b.moved, b.mover, b.used, b.shroom,
@@ -588,7 +936,7 @@ class _Encoding:
                 nxt[g] = v
             aw = nxt
         for g in range(ng):
-            if g in self.can_move:
+            if r.rescuable[g]:  # the others can never be awake on a tunnel (gone stays false)
                 s.add(b.gone[g] == z3.Or(a.gone[g], z3.And(b.awake[g], self.tunnel_at(b.gnome[g]))))
         gained = {"movement": self.V(0), "springshroom": self.V(0)}
         for kind in self.kinds:
@@ -610,15 +958,18 @@ class _Encoding:
         s.add(b.spent == a.spent + k, b.tokens == z3.If(held > self.cap, self.cap, held),
               b.stok == a.stok - self.B(place) + gained["springshroom"])
         for m in range(nm):
-            paid = z3.Or([step_m[m]] + [z3.And(pick[m][g], a.gnome[g].x != a.mage[m].x) for g in range(ng)]
-                         + [z3.And(drop[m][g], tgt.x != a.mage[m].x) for g in range(ng)])
+            touch = [g for g in range(ng) if r.touch[g]]
+            paid = z3.Or([step_m[m]] + [z3.And(pick[m][g], z3.Not(self.same(a.gnome[g], a.mage[m]))) for g in touch]
+                         + [z3.And(drop[m][g], z3.Not(self.same(tgt, a.mage[m]))) for g in touch])
             s.add(b.used[m] == z3.If(paid, a.used[m] + 1, a.used[m]), b.used[m] <= allow)
         for g in self.can_move:
             s.add(b.moved[g] == z3.If(gstep[g], a.moved[g] + 1, a.moved[g]), b.moved[g] <= allow)
         if self.pos.tokens + self.tmax_gain <= self.cap:
             # tokens are spent lazily, just before the action that needs the last of them (sound while
             # the cap can never bind: then spending earlier changes nothing but allowances, which only grow)
-            need = [z3.And(z3.Or(step_m[m], *pick[m], *drop[m]), b.used[m] == allow, b.used[m] != a.used[m])
+            need = [z3.And(z3.Or(step_m[m], *[pick[m][g] for g in range(ng) if r.touch[g]],
+                                 *[drop[m][g] for g in range(ng) if r.touch[g]]),
+                           b.used[m] == allow, b.used[m] != a.used[m])
                     for m in range(nm)] + [z3.And(gstep[g], b.moved[g] == allow) for g in self.can_move]
             s.add(z3.Implies(k >= 1, z3.Or(need)))
         for kind in self.kinds:
@@ -631,17 +982,20 @@ class _Encoding:
         # transit -------------------------------------------------------------------------
         nt: Any = tr
         for m in range(nm):
-            share = z3.Or([b.mage[j].x == b.mage[m].x for j in range(nm) if j != m]
-                          + [z3.And(z3.Not(b.gone[g]), b.gnome[g].x == b.mage[m].x, b.carrier[g] != m)
-                             for g in range(ng)])
+            share = z3.Or([self.same(b.mage[j], b.mage[m]) for j in range(nm) if j != m]
+                          + [z3.And(z3.Not(b.gone[g]), self.same(b.gnome[g], b.mage[m]), b.carrier[g] != m)
+                             for g in range(ng) if b.gnome[g].dom & b.mage[m].dom])
             nt = z3.If(step_m[m], z3.If(share, self.V(1 + m), self.V(0)), nt)
             for g in range(ng):
+                if not r.touch[g]:
+                    continue
                 nt = z3.If(pick[m][g], 0, nt)
-                stays = z3.And(tgt.x == a.mage[m].x, z3.Not(b.gone[g]), b.gnome[g].x == a.mage[m].x)
+                stays = z3.And(self.same(tgt, a.mage[m]), z3.Not(b.gone[g]), self.same(b.gnome[g], a.mage[m]))
                 nt = z3.If(drop[m][g], z3.If(stays, self.V(3 + m), self.V(0)), nt)
         for g in self.can_move:
-            share = z3.Or([b.mage[j].x == b.gnome[g].x for j in range(nm)]
-                          + [z3.And(z3.Not(b.gone[h]), b.gnome[h].x == b.gnome[g].x) for h in range(ng) if h != g])
+            share = z3.Or([self.same(b.mage[j], b.gnome[g]) for j in range(nm)]
+                          + [z3.And(z3.Not(b.gone[h]), self.same(b.gnome[h], b.gnome[g])) for h in range(ng)
+                             if h != g and b.gnome[h].dom & b.gnome[g].dom])
             sharing = z3.And(z3.Not(b.gone[g]), b.carrier[g] == -1, share)
             nt = z3.If(gstep[g], z3.If(sharing, self.V(GNOME_TRANSIT + g), self.V(0)), nt)
         s.add(b.transit == nt)
@@ -777,7 +1131,10 @@ def solve_run_encoding(pos: RunPosition, ed: HedgeMageEdition, time_limit: float
         stats.update(queries=queries, reason=why)
         return Result(Status.UNKNOWN, None, None, stats, time.perf_counter() - t0)
 
-    model = check(z3.BoolVal(True))
+    # the first model: the empty plan (every step a no-op: quick to find), improved below
+    model = check(enc.steps[0].typ == NOOP) if enc.steps else check(z3.BoolVal(True))
+    if model is None:
+        model = check(z3.BoolVal(True))
     if model is False:
         return unknown("time limit")
     if model is None:

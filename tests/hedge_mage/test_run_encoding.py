@@ -231,3 +231,63 @@ def test_token_spent_early_so_a_bonus_is_not_lost_at_the_cap() -> None:
     assert res.status is Status.OPTIMAL
     assert (res.value.rescued, res.value.tokens) == (2, 7)
     assert res.value.key() == solve_run(p, ED).value.key()
+
+
+# --- full size: the default 10x10 garden at 1-3 points ----------------------------------------------
+
+
+def full_size(spec: tuple[str, int, int, int, int]) -> RunPosition:
+    """A 10x10 running position: ("setup", seed, 0, points, tokens) from ``new --seed``, ("mid", seed,
+    round, points, tokens) from ``random --seed --round``, or ("awake", seed, 0, points, tokens): the setup
+    garden with the gnome nearest to a mage awake (so that something can be rescued); no springshroom
+    tokens (see docs/solving.md, "The planning encoding": they are out of reach on 10x10)."""
+    from dataclasses import replace
+
+    from models.hedge_mage.running import run_position_from_garden
+    from models.hedge_mage.setup import new_garden, random_garden
+
+    kind, seed, rnd, points, tokens = spec
+    g = random_garden(ED, seed, rnd)[0] if kind == "mid" else new_garden(ED, seed)[0]
+    p = run_position_from_garden(g, ED, ED.first_game, points, tokens=tokens, springshroom_tokens=0)
+    if kind == "awake":
+        def near(i: int) -> int:
+            at = p.gnomes[i].at
+            return min(abs(at[0] - m[0]) + abs(at[1] - m[1]) for m in p.mages)
+        i = min(range(len(p.gnomes)), key=near)
+        gnomes = list(p.gnomes)
+        gnomes[i] = replace(gnomes[i], awake=True)
+        p = settle_position(replace(p, gnomes=tuple(gnomes)), ED)[0]
+    return p
+
+
+FULL = [("setup", 0, 0, 1, 0), ("setup", 0, 0, 2, 0), ("setup", 1, 0, 1, 1), ("setup", 1, 0, 2, 0),
+        ("setup", 2, 0, 1, 1), ("setup", 2, 0, 2, 0), ("setup", 3, 0, 1, 0), ("setup", 3, 0, 2, 0),
+        ("setup", 3, 0, 1, 1), ("setup", 3, 0, 3, 0), ("setup", 4, 0, 2, 1), ("setup", 5, 0, 1, 0),
+        ("setup", 6, 0, 2, 0), ("setup", 7, 0, 1, 1),
+        ("mid", 1, 5, 1, 0), ("mid", 1, 5, 2, 0), ("mid", 1, 3, 2, 0), ("mid", 2, 6, 1, 0), ("mid", 2, 4, 1, 1),
+        ("mid", 3, 5, 1, 0),
+        ("awake", 0, 0, 2, 0), ("awake", 1, 0, 2, 0), ("awake", 2, 0, 2, 0), ("awake", 1, 0, 1, 0),
+        ("awake", 5, 0, 1, 1)]
+FULL_SAMPLE = [("setup", 3, 0, 1, 0), ("mid", 1, 5, 1, 0), ("awake", 1, 0, 1, 0)]
+
+
+@pytest.mark.parametrize("spec", FULL_SAMPLE, ids=lambda s: "-".join(map(str, s)))
+def test_full_size_encoding_equals_search_sample(spec: tuple[str, int, int, int, int]) -> None:
+    check_same_optimum(full_size(spec), f"full/{spec}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", [s for s in FULL if s not in FULL_SAMPLE], ids=lambda s: "-".join(map(str, s)))
+def test_full_size_encoding_equals_search(spec: tuple[str, int, int, int, int]) -> None:
+    check_same_optimum(full_size(spec), f"full/{spec}")
+
+
+def test_reach_is_tight_on_a_setup_garden() -> None:
+    # seed 3, 1 point, no tokens: nothing can be rescued (no tunnel within the work of any gnome), so no
+    # token is winnable: the allowance stays 1, no gnome can step and the horizon is 2 mages x 3
+    from solver.hedge_mage.run_encoding import reach
+
+    p = full_size(("setup", 3, 0, 1, 0))
+    r = reach(p, ED)
+    assert r.amax == 1 and r.place == 0 and not any(r.rescuable)
+    assert horizon(p, ED) <= 10
