@@ -38,9 +38,9 @@ from models.hedge_mage.running_notation import (
 
 Verb = Callable[[argparse.Namespace], Answer]
 
-# about a minute on a default 10x10 position (measured ~1,400 states/s on the loaded 2-core machine,
+# seconds to about a minute on a default 10x10 position (measured on the loaded 2-core machine,
 # docs/rules/hedge-mage-running.md "Solving"); beyond it the answer is the best plan found so far
-DEFAULT_MAX_STATES = 75_000
+DEFAULT_MAX_STATES = 15_000
 
 
 def _load(args: argparse.Namespace, text: str, name: str) -> tuple[RunPosition, HedgeMageEdition, list[Event]]:
@@ -251,7 +251,7 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                        help="run: the optimal maze-running plan of a running position (default for one)")
         p.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
                        help="running: stop after N states with the best plan found so far, not proven optimal "
-                       f"(status unknown, exit 1; default {DEFAULT_MAX_STATES}, about a minute)")
+                       f"(status unknown, exit 1; default {DEFAULT_MAX_STATES}: seconds to about a minute)")
         p.add_argument("--run-method", choices=["search", "encoding"], default="search",
                        help="running: search (default) or encoding (z3 planning encoding, small positions; "
                        "--time-limit applies)")

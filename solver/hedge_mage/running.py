@@ -586,6 +586,7 @@ def _beam(eng: Engine, s0: State, f: Callable[[State, int], tuple[int, int, int,
 
 _TIGHT_TRIAL = 400  # states on which the tight bound is always tried
 _TIGHT_RATE = 20  # past the trial it stays on while it prunes at least 1 in this many of its calls
+_TIGHT_SHARE = 3  # and for at most a third of the state budget (if any): then the cheap bound alone
 
 
 def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, bounds: bool) -> Result:
@@ -630,6 +631,7 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
     cheap = _CheapBound(eng, ed, pos) if bounds else None
     # the tight bound is used while it prunes often enough to pay for itself (it is sound either way)
     tight = {"on": bound is not None, "calls": 0, "wins": 0}
+    tight_max = 10**18 if max_states is None else max_states // _TIGHT_SHARE
 
     def hopeless(s: State, depth: int) -> bool:
         # nothing below can beat the incumbent: its (rescued, points, -cost) bound is lower, or equal
@@ -659,7 +661,8 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
             out = -(depth + rest) <= best[3]
         if use:
             tight["wins"] += out
-            if tight["calls"] >= _TIGHT_TRIAL and tight["wins"] * _TIGHT_RATE < tight["calls"]:
+            if (tight["calls"] >= _TIGHT_TRIAL and tight["wins"] * _TIGHT_RATE < tight["calls"]) or \
+                    tight["calls"] >= tight_max:
                 tight["on"] = False
         return out
 
