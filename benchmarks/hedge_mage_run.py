@@ -1,113 +1,158 @@
 """Maze running: states and time of the optimal-plan search at allowances 3..8, vs plain enumeration and
 vs the planning encoding (ratios, one run, one table).
 
-Usage: python3 benchmarks/hedge_mage_run.py [--allowances 3-8] [--seeds 0,1] [--budget STATES]
-       [--plain-cap STATES] [--encoding-limit SECONDS] [--tokens T] [--springshroom-tokens S] [--quick]
+Usage: python3 benchmarks/hedge_mage_run.py [--allowances 3-8] [--setup 0,1] [--mid 1/5,2/6] [--no-small]
+       [--budget STATES] [--plain-cap STATES] [--encoding-limit SECONDS] [--tokens T]
+       [--springshroom-tokens S] [--quick]
 
-Positions: ``gnomekit hedge-mage new --seed S`` (the default 10x10 garden at setup, first-game
-cards) made a running position with ``to-run --points N`` and, by default, no tokens held (so the
-allowance is exactly N; ``--tokens 4 --springshroom-tokens 1`` gives the edition's start).  For
-each position:
+Positions (first-game cards), each made a running position with allowance N (``to-run --points N``,
+``--tokens`` movement tokens and ``--springshroom-tokens`` held, default none: the allowance is N):
 
-* ``search``: ``solve_run`` (compact engine, dominance, symmetry, branch and bound); a run that
-  would explore more than ``--budget`` states stops with status unknown and shows ``>budget``;
-* ``plain``: ``bfs_plain``, exhaustive enumeration of every unit-action sequence without
-  memoisation or reductions, stopped after ``--plain-cap`` states (``-`` when it did not finish);
-* ``encoding``: ``solver.hedge_mage.run_encoding.solve_run_encoding`` (the z3 planning encoding)
-  when that module exists, with ``--encoding-limit`` seconds (``-`` when it did not finish).
+* ``small``: a 1x6 corridor (``+1 .  .P .  .p +``: a mage on its tunnel, an awake and a sleeping
+  pumpkin, a tunnel), where all three methods finish at several allowances;
+* ``setup S``: ``gnomekit hedge-mage new --seed S`` (the default 10x10 garden at setup);
+* ``mid S/R``: ``gnomekit hedge-mage random --seed S --round R`` (a 10x10 garden after R random
+  building rounds: hedges, so mushrooms and flowers can wake).
 
-Ratios are plain/search (states) and encoding/search (seconds); values are asserted equal when
-two methods finish.
+Methods, all in this process:
+
+* ``search``: ``solve_run`` (solver/hedge_mage/running.py); more than ``--budget`` expanded
+  states stops it (status unknown: ``>budget``);
+* ``plain``: ``bfs_plain``, every unit-action sequence without memoisation or reductions, stopped
+  after ``--plain-cap`` sequences (``>cap``);
+* ``encoding``: ``solve_run_encoding`` (the z3 planning encoding), stopped after
+  ``--encoding-limit`` seconds (``>limit``).
+
+A method that stopped on a position is not run again on it at larger allowances (``skip``: the work
+only grows with N).  Ratios are plain/search (sequences / states, and seconds) and encoding/search
+(seconds); values are asserted equal whenever two methods finish.  Seconds are CPU seconds of this
+process (``time.process_time``, z3 included), so other jobs on the machine do not skew the ratios.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import time
 from collections.abc import Callable
-from typing import Any
+from functools import partial
 
-from models.hedge_mage.edition import default_edition
-from models.hedge_mage.running import RunPosition, run_position_from_garden, running_score
-from models.hedge_mage.setup import new_garden
+from models.hedge_mage.edition import HedgeMageEdition, default_edition
+from models.hedge_mage.position import Garden
+from models.hedge_mage.running import RunPosition, run_position_from_garden, running_score, settle_position
+from models.hedge_mage.running_notation import read_run
+from models.hedge_mage.setup import new_garden, random_garden
 from solver.core.result import Status
+from solver.hedge_mage.run_encoding import solve_run_encoding
 from solver.hedge_mage.running import bfs_plain, solve_run
 
-
-def _encoding() -> Callable[..., Any] | None:
-    try:
-        mod = importlib.import_module("solver.hedge_mage.run_encoding")
-    except ImportError:
-        return None
-    fn = getattr(mod, "solve_run_encoding", None)
-    return fn if callable(fn) else None
+SMALL = "+1 .  .P .  .p +"
 
 
 def _range(text: str) -> list[int]:
     if "-" in text:
         a, b = text.split("-")
         return list(range(int(a), int(b) + 1))
-    return [int(x) for x in text.split(",")]
+    return [int(x) for x in text.split(",") if x]
+
+
+def small_position(ed: HedgeMageEdition, tokens: int, shrooms: int, n: int) -> RunPosition:
+    """The 1x6 corridor with allowance ``n``."""
+    cols = len(SMALL.split())
+    head = "   " + "  ".join(str(c) for c in range(cols))
+    text = (f"hedge-mage run\nsize: 1x{cols}\nenchantments: {' '.join(ed.first_game)}\npoints: {n}\n"
+            f"tokens: {tokens}\nspringshroom-tokens: {shrooms}\nhedges: -\n\n{head}\n0  {SMALL}\n")
+    return settle_position(read_run(text, "small", ed), ed)[0]
+
+
+def _from_garden(g: Garden, ed: HedgeMageEdition, tokens: int, shrooms: int, n: int) -> RunPosition:
+    return run_position_from_garden(g, ed, ed.first_game, n, tokens, shrooms)
+
+
+def positions(args: argparse.Namespace, ed: HedgeMageEdition) -> list[tuple[str, Callable[[int], RunPosition]]]:
+    """(label, allowance -> running position) for every position asked for."""
+    out: list[tuple[str, Callable[[int], RunPosition]]] = []
+    tok, sh = args.tokens, args.springshroom_tokens
+    if not args.no_small:
+        out.append(("small", partial(small_position, ed, tok, sh)))
+    for seed in _range(args.setup):
+        g0 = new_garden(ed, seed)[0]
+        out.append((f"setup {seed}", partial(_from_garden, g0, ed, tok, sh)))
+    for spec in [x for x in args.mid.split(",") if x]:
+        s, r = (int(v) for v in spec.split("/"))
+        g1 = random_garden(ed, s, r)[0]
+        out.append((f"mid {s}/{r}", partial(_from_garden, g1, ed, tok, sh)))
+    return out
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--allowances", default="3-8", help="movement points N, e.g. 3-8 or 3,5 (default 3-8)")
-    ap.add_argument("--seeds", default="0,1,2", help="garden seeds (default 0,1,2)")
+    ap.add_argument("--setup", default="0,1", help="setup garden seeds (default 0,1; '' for none)")
+    ap.add_argument("--mid", default="1/5,2/6", help="mid-game gardens SEED/ROUND (default 1/5,2/6; '' for none)")
+    ap.add_argument("--no-small", action="store_true", help="leave out the 1x6 corridor")
     ap.add_argument("--budget", type=int, default=20_000, help="search state budget (default 20000)")
-    ap.add_argument("--plain-cap", type=int, default=200_000, help="plain enumeration cap (default 200000)")
+    ap.add_argument("--plain-cap", type=int, default=50_000, help="plain enumeration cap (default 50000)")
     ap.add_argument("--encoding-limit", type=float, default=60.0, help="seconds for the encoding (default 60)")
     ap.add_argument("--tokens", type=int, default=0, help="movement tokens held (default 0)")
     ap.add_argument("--springshroom-tokens", type=int, default=0, help="springshroom tokens held (default 0)")
-    ap.add_argument("--quick", action="store_true", help="allowances 3-4, seed 0, small budgets")
+    ap.add_argument("--quick", action="store_true",
+                    help="allowances 3-4, setup 0, mid 1/5, budget 5000, plain cap 3000, encoding 5 s")
     args = ap.parse_args()
     if args.quick:
-        args.allowances, args.seeds, args.budget, args.plain_cap, args.encoding_limit = "3-4", "0", 3000, 20_000, 20
+        args.allowances, args.setup, args.mid = "3-4", "0", "1/5"
+        args.budget, args.plain_cap, args.encoding_limit = 5000, 3000, 5.0
     ed = default_edition()
-    enc = _encoding()
-    enc_text = f"{args.encoding_limit:.0f} s" if enc else "not available"
-    print(f"positions: new --seed S, to-run --points N --tokens {args.tokens} "
-          f"--springshroom-tokens {args.springshroom_tokens}; budget {args.budget} states, plain cap "
-          f"{args.plain_cap}, encoding {enc_text}")
-    head = (f"{'N':>2} {'seed':>4} {'value':>10} {'search st':>10} {'search s':>9} {'plain st':>9} {'plain s':>8} "
-            f"{'plain/search':>12} {'enc s':>7} {'enc/search':>10}")
+    print(f"tokens {args.tokens}, springshroom tokens {args.springshroom_tokens}; search budget {args.budget} "
+          f"states, plain cap {args.plain_cap} sequences, encoding limit {args.encoding_limit:.0f} s")
+    head = (f"{'N':>2} {'position':>9} {'value':>9} {'search st':>9} {'search s':>8} {'plain st':>9} "
+            f"{'plain s':>7} {'plain/search st':>15} {'plain/search s':>14} {'enc s':>7} {'enc/search s':>12}")
     print(head)
     print("-" * len(head))
+    plist = positions(args, ed)
+    stopped: dict[tuple[str, str], bool] = {}
     for n in _range(args.allowances):
-        for seed in _range(args.seeds):
-            g, _deck = new_garden(ed, seed)
-            p: RunPosition = run_position_from_garden(g, ed, ed.first_game, n, tokens=args.tokens,
-                                                      springshroom_tokens=args.springshroom_tokens)
-            t = time.perf_counter()
+        for label, make in plist:
+            p = make(n)
+            t = time.process_time()
             r = solve_run(p, ed, max_states=args.budget)
-            ts = time.perf_counter() - t
+            ts = time.process_time() - t
             ok = r.status == Status.OPTIMAL
             value = f"{r.value.rescued}/{r.value.points:+d}/{r.value.tokens + r.value.springshrooms}" if ok else "?"
-            st = f"{r.stats['states']}" if ok else f">{args.budget}"
-            plain_st = plain_s = ratio = "-"
-            t = time.perf_counter()
-            pv, count = bfs_plain(p, ed, max_states=args.plain_cap)
-            tp = time.perf_counter() - t
-            if pv is not None:
-                plain_st, plain_s = str(count), f"{tp:.2f}"
-                if ok:
-                    expect = (pv[0] - p.total_rescued(), pv[1] - running_score(p, ed), pv[2])
-                    assert expect == r.value.key(), (n, seed, expect, r.value)
-                    ratio = f"{count / max(1, r.stats['states']):.1f}x"
+            st = f"{r.stats['states']}" if ok else ">budget"
+            plain_st = plain_s = ratio_st = ratio_s = "-"
+            if stopped.get((label, "plain")):
+                plain_st = "skip"
+            else:
+                t = time.process_time()
+                pv, count = bfs_plain(p, ed, max_states=args.plain_cap)
+                tp = time.process_time() - t
+                if pv is None:
+                    plain_st, stopped[(label, "plain")] = ">cap", True
+                else:
+                    plain_st, plain_s = str(count), f"{tp:.2f}"
+                    if ok:
+                        expect = (pv[0] - p.total_rescued(), pv[1] - running_score(p, ed), pv[2])
+                        assert expect == r.value.key(), (n, label, expect, r.value)
+                        ratio_st = f"{count / max(1, r.stats['states']):.1f}x"
+                        ratio_s = f"{tp / max(ts, 1e-3):.1f}x"
             enc_s = enc_ratio = "-"
-            if enc is not None:
-                t = time.perf_counter()
-                e = enc(p, ed, time_limit=args.encoding_limit)
-                te = time.perf_counter() - t
+            if stopped.get((label, "encoding")):
+                enc_s = "skip"
+            else:
+                t = time.process_time()
+                e = solve_run_encoding(p, ed, time_limit=args.encoding_limit)
+                te = time.process_time() - t
                 if e.status == Status.OPTIMAL:
                     enc_s = f"{te:.2f}"
                     if ok:
-                        assert e.value.key() == r.value.key(), (n, seed, e.value, r.value)
+                        assert e.value.key() == r.value.key(), (n, label, e.value, r.value)
                         enc_ratio = f"{te / max(ts, 1e-3):.1f}x"
-            print(f"{n:>2} {seed:>4} {value:>10} {st:>10} {ts:>9.2f} {plain_st:>9} {plain_s:>8} {ratio:>12} "
-                  f"{enc_s:>7} {enc_ratio:>10}", flush=True)
-    print("value = rescued/points/tokens+springshrooms spent; plain st: unit-action sequences enumerated")
+                else:
+                    enc_s, stopped[(label, "encoding")] = ">limit", True
+            print(f"{n:>2} {label:>9} {value:>9} {st:>9} {ts:>8.2f} {plain_st:>9} {plain_s:>7} {ratio_st:>15} "
+                  f"{ratio_s:>14} {enc_s:>7} {enc_ratio:>12}", flush=True)
+    print("value = rescued/points/tokens+springshrooms spent; search st: states expanded; plain st: unit-action "
+          "sequences enumerated; >budget/>cap/>limit: stopped; skip: stopped at a smaller allowance")
 
 
 if __name__ == "__main__":
