@@ -240,30 +240,44 @@ class _Chain:
         assert rem == 0, "the common denominator absorbs every chance node"
         return v
 
-    def _resolve(self, at: int, forced: bool, hands: Hands, rev: Rev, cls: int, a: int, b: int) -> int:
-        """D x the value once the class of ``at`` is known (window as in :meth:`search`)."""
-        D = self.D
+    def _forced_step(self, at: int, hands: Hands, rev: Rev, cls: int
+                     ) -> tuple[int, tuple[int, bool, Hands] | None] | None:
+        """What the tile of class ``cls`` at ``at`` does when nobody chooses (shared by the searches).
+
+        ``(field, None)``: the chain ends on ``field``; ``(0, (q, forced, hands))``: it goes on with a
+        landing on ``q``; ``None``: a clan chooses (the mover's own symbol, a playing clan's symbol).
+        """
         if cls == END:
-            return at * D
+            return at, None
         if cls > 0:
             q = at + cls
             if q > self.last or q in self.occ:
-                return at * D
-            return self.search(q, False, hands, rev, a, b)
+                return at, None
+            return 0, (q, False, hands)
         c = -1 - cls
-        hand = hands[c]
+        if c == self.mover or self.playing[c]:
+            return None
+        hand = hands[c]  # a neutral clan: the top card of its deck
+        if not hand:
+            return at, None
+        card = hand[0]
+        if card == SYMBOL:
+            t = self._sym_target(at, c, False, rev)
+            return (at if t is None else t), None
+        q = at - card
+        if q < 1 or q in self.occ:
+            return at, None
+        return 0, (q, True, hands[:c] + (hand[1:],) + hands[c + 1:])
+
+    def _resolve(self, at: int, forced: bool, hands: Hands, rev: Rev, cls: int, a: int, b: int) -> int:
+        """D x the value once the class of ``at`` is known (window as in :meth:`search`)."""
+        D = self.D
+        step = self._forced_step(at, hands, rev, cls)
+        if step is not None:
+            end, nxt = step
+            return end * D if nxt is None else self.search(*nxt, rev, a, b)
+        c = -1 - cls
         own = c == self.mover
-        if not own and not self.playing[c]:
-            if not hand:
-                return at * D
-            card = hand[0]
-            if card == SYMBOL:
-                t = self._sym_target(at, c, False, rev)
-                return at * D if t is None else t * D
-            q = at - card
-            if q < 1 or q in self.occ:
-                return at * D
-            return self.search(q, True, hands[:c] + (hand[1:],) + hands[c + 1:], rev, a, b)
         targets, moves = self._card_options(at, c, own, hands, rev)
         fixed = [t * D for t in targets]  # options whose value is known at once: stop, symbol card
         if not fixed and not moves:
@@ -377,27 +391,12 @@ class _Chain:
                         allow: int) -> tuple[int, int]:
         """:meth:`_resolve` on intervals: max (mover) or min (other clans) of the options' bounds."""
         D = self.D
-        if cls == END:
-            return at * D, at * D
-        if cls > 0:
-            q = at + cls
-            if q > self.last or q in self.occ:
-                return at * D, at * D
-            return self.bounds(q, False, hands, rev, allow)
+        step = self._forced_step(at, hands, rev, cls)
+        if step is not None:
+            end, nxt = step
+            return (end * D, end * D) if nxt is None else self.bounds(*nxt, rev, allow)
         c = -1 - cls
-        hand = hands[c]
         own = c == self.mover
-        if not own and not self.playing[c]:
-            if not hand:
-                return at * D, at * D
-            card = hand[0]
-            if card == SYMBOL:
-                t = self._sym_target(at, c, False, rev)
-                return (at * D, at * D) if t is None else (t * D, t * D)
-            q = at - card
-            if q < 1 or q in self.occ:
-                return at * D, at * D
-            return self.bounds(q, True, hands[:c] + (hand[1:],) + hands[c + 1:], rev, allow)
         targets, moves = self._card_options(at, c, own, hands, rev)
         opts = [(t * D, t * D) for t in targets]
         if not opts and not moves:
@@ -480,27 +479,12 @@ class _Chain:
                         t: float, skip: tuple[int, bool] | None = None) -> tuple[int, int]:
         """:meth:`_resolve` on intervals; an option proven no better than another's bound is skipped."""
         D = self.D
-        if cls == END:
-            return at * D, at * D
-        if cls > 0:
-            q = at + cls
-            if q > self.last or q in self.occ:
-                return at * D, at * D
-            return self.refine(q, False, hands, rev, t, skip)
+        step = self._forced_step(at, hands, rev, cls)
+        if step is not None:
+            end, nxt = step
+            return (end * D, end * D) if nxt is None else self.refine(*nxt, rev, t, skip)
         c = -1 - cls
-        hand = hands[c]
         own = c == self.mover
-        if not own and not self.playing[c]:
-            if not hand:
-                return at * D, at * D
-            card = hand[0]
-            if card == SYMBOL:
-                s = self._sym_target(at, c, False, rev)
-                return (at * D, at * D) if s is None else (s * D, s * D)
-            q = at - card
-            if q < 1 or q in self.occ:
-                return at * D, at * D
-            return self.refine(q, True, hands[:c] + (hand[1:],) + hands[c + 1:], rev, t, skip)
         targets, moves = self._card_options(at, c, own, hands, rev)
         fixed = [s * D for s in targets]
         if not fixed and not moves:
