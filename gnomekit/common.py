@@ -28,6 +28,13 @@ class Answer:
         self.status = status
 
 
+def budget(value: int | None, option: str) -> int | None:
+    """A state budget from the command line: None (no limit) or at least 1, else a usage error."""
+    if value is not None and value < 1:
+        raise UsageError("expected a state budget >= 1", source=option, text=str(value))
+    return value
+
+
 def read_source(path: str) -> tuple[str, str]:
     """The text of a file path or ``-`` (stdin), and the name to use in messages."""
     if path == "-":

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gnomekit.common import BAD, NO, OK, Answer, add_common, read_source, table
+from gnomekit.common import BAD, NO, OK, Answer, add_common, budget, read_source, table
 from models.core.errors import NotationError, UsageError
 from models.core.jsonpos import loads_with_positions, path_str
 from models.hedge_mage.edition import HedgeMageEdition, load_edition
@@ -40,8 +40,7 @@ def _check_common(args: argparse.Namespace) -> None:
     if args.policy not in POLICIES:
         raise UsageError(f"unknown policy {args.policy!r}; choose from {', '.join(POLICIES)}", source="--policy",
                          text=args.policy)
-    if args.max_states < 1:
-        raise UsageError("expected a state budget >= 1", source="--max-states", text=str(args.max_states))
+    budget(args.max_states, "--max-states")
 
 
 def _play(ed: HedgeMageEdition, args: argparse.Namespace, seed: int) -> GameResult:

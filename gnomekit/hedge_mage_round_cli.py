@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from gnomekit.common import NO, OK, Answer, read_source
+from gnomekit.common import NO, OK, Answer, budget, read_source
 from models.core.errors import GnomekitError, UsageError
 from models.hedge_mage.edition import HedgeMageEdition, load_edition
 from models.hedge_mage.notation import placement_to_text, read_garden
@@ -71,7 +71,7 @@ def cmd_round_solve(args: argparse.Namespace, text: str, name: str) -> Answer:
     rival, notes = load_rival(rival_path, ed)
     try:
         res = solve_round(garden, rival, ed, priority=args.priority, substitution=not args.no_substitution,
-                          max_states=args.max_states)
+                          max_states=budget(args.max_states, "--max-states"))
     except GnomekitError as exc:
         src = rival_path if "rival position" in exc.message else name
         raise exc.located(source="<stdin>" if src == "-" else src) from None
@@ -135,7 +135,7 @@ def cmd_run_hint(args: argparse.Namespace, text: str, name: str) -> Answer:
     if probs:
         raise UsageError("the running position is not well formed: " + "; ".join(probs), source=name)
     pos, woke = settle_position(pos, ed)
-    max_states = getattr(args, "max_states", None)
+    max_states = budget(getattr(args, "max_states", None), "--max-states")
     res = run_hint(pos, ed, max_states=max_states)
     data: dict[str, Any] = {"phase": "run", "goal": "hint", "status": str(res.status),
                             "states": res.stats.get("states"), "runner_up_states": res.stats.get("runner_up_states"),

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from gnomekit.common import NO, OK, Answer, add_common, read_source
+from gnomekit.common import NO, OK, Answer, add_common, budget, read_source
 from models.core.errors import UsageError
 from models.hedge_mage.edition import HedgeMageEdition, load_edition
 from models.hedge_mage.notation import read_garden
@@ -133,7 +133,7 @@ def cmd_run_solve(args: argparse.Namespace, text: str, name: str) -> Answer:
         from solver.hedge_mage.run_encoding import solve_run_encoding
         res = solve_run_encoding(pos, ed, time_limit=args.time_limit, shortest=True)
     else:
-        res = solve_run(pos, ed, max_states=args.max_states)
+        res = solve_run(pos, ed, max_states=budget(args.max_states, "--max-states"))
     data: dict[str, Any] = {"phase": "run", "status": str(res.status), "method": res.stats.get("method", "search"),
                             "states": res.stats.get("states"), "seconds": round(res.seconds, 3)}
     optimal = res.status == Status.OPTIMAL

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gnomekit.common import NO, OK, Answer, add_common, read_source, table
+from gnomekit.common import NO, OK, Answer, add_common, budget, read_source, table
 from models.core.errors import UsageError
 from models.hexen_rennen.edition import STOP, HexenEdition, load_edition
 from models.hexen_rennen.notation import (
@@ -279,7 +279,7 @@ def _solve_expect(args: argparse.Namespace, p: Position, ed: HexenEdition) -> An
     from solver.hexen_rennen.expect import expect_turn
 
     rolls = [need_roll(args, ed)] if args.roll is not None else None
-    res = expect_turn(p, ed, rules_of(args), rolls=rolls, max_nodes=args.max_nodes, bounded=True)
+    res = expect_turn(p, ed, rules_of(args), rolls=rolls, max_nodes=budget(args.max_nodes, "--max-nodes"), bounded=True)
     data = res.to_json()
     if not res.complete:
         return _expect_bounds(args, p, res, data)
