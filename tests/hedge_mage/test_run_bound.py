@@ -21,27 +21,15 @@ from solver.hedge_mage.run_bound import RunBound
 from solver.hedge_mage.run_engine import Engine
 from solver.hedge_mage.running import solve_run, successors
 
-from .test_running import pos, random_small, random_tiny
+from .test_running import CARDS, pos, random_small, random_tiny, small_garden
 
 ED = default_edition()
-CARDS = ["planter-enchanter morel-evate pump-kin", "daisy-chain shiitake-shake gourd-ian",
-         "rose-above toadstool-row gourd-vibes"]
 
 
 def random_sleepy(seed: int) -> RunPosition:
     """A 3x5 position with a hedge, 2 mages, 1 tunnel and 3 gnomes, mostly asleep (waking must be planned)."""
     rng = random.Random(f"run-sleepy/{seed}")
-    rows, cols = 3, 5
-    cells = [(r, c) for r in range(rows) for c in range(cols)]
-    h = rng.choice([((r, c), (r, c + 1)) for r in range(rows) for c in range(cols - 1)])
-    free = [c for c in cells if c not in h]
-    rng.shuffle(free)
-    grid = [["." for _ in range(cols)] for _ in range(rows)]
-    grid[h[0][0]][h[0][1]] = "A"
-    grid[h[1][0]][h[1][1]] = "a"
-    grid[free[0][0]][free[0][1]] = "+"
-    for i, m in enumerate(free[1:3]):
-        grid[m[0]][m[1]] += str(i + 1)
+    grid, free = small_garden(rng, 3, 5, vertical=False)
     kind = rng.choice(["flower", "mushroom", "pumpkin"])
     for gc in free[3:6]:
         letter = ED.gnome_kinds[kind if rng.random() < 0.6 else rng.choice(["flower", "mushroom", "pumpkin"])]

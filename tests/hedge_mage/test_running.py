@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -389,29 +390,40 @@ def test_solver_hand_built_value_and_replay() -> None:
     assert running_score(rep.final, ED) - running_score(p, ED) == v.points == ED.running.track_points("mushroom", 1) - 1
 
 
-def random_small(seed: int, tokens_allowed: bool = False) -> RunPosition:
-    """A small random running position: 3x4 garden, a D2 hedge, 2 mages, 1 tunnel, 2-3 gnomes."""
-    import random
+CARDS = ["planter-enchanter morel-evate pump-kin", "daisy-chain shiitake-shake gourd-ian",
+         "rose-above toadstool-row gourd-vibes"]
 
-    rng = random.Random(f"run-small/{seed}")
-    rows, cols = 3, 4
+
+def small_garden(rng: random.Random, rows: int, cols: int, vertical: bool = True
+                  ) -> tuple[list[list[str]], list[tuple[int, int]]]:
+    """The common part of the random small positions: a D2 hedge (cells ``A a``), a tunnel and two mages.
+
+    Returns the grid (cells as notation text) and the free cells in random order: ``free[0]`` is the
+    tunnel, ``free[1:3]`` the mages, the rest free for gnomes.  ``vertical``: the hedge may also stand
+    upright.
+    """
     cells = [(r, c) for r in range(rows) for c in range(cols)]
-    hedge_opts = [((r, c), (r, c + 1)) for r in range(rows) for c in range(cols - 1)] + \
-        [((r, c), (r + 1, c)) for r in range(rows - 1) for c in range(cols)]
+    hedge_opts = [((r, c), (r, c + 1)) for r in range(rows) for c in range(cols - 1)]
+    if vertical:
+        hedge_opts += [((r, c), (r + 1, c)) for r in range(rows - 1) for c in range(cols)]
     h = rng.choice(hedge_opts)
     free = [c for c in cells if c not in h]
     rng.shuffle(free)
-    tunnels = free[:1]
-    mages = free[1:3]
-    gcells = free[3:3 + rng.choice((2, 3))]
-    kinds = ["flower", "mushroom", "pumpkin"]
     grid = [["." for _ in range(cols)] for _ in range(rows)]
     grid[h[0][0]][h[0][1]] = "A"
     grid[h[1][0]][h[1][1]] = "a"
-    for t in tunnels:
-        grid[t[0]][t[1]] = "+"
-    for i, m in enumerate(mages):
+    grid[free[0][0]][free[0][1]] = "+"
+    for i, m in enumerate(free[1:3]):
         grid[m[0]][m[1]] += str(i + 1)
+    return grid, free
+
+
+def random_small(seed: int, tokens_allowed: bool = False) -> RunPosition:
+    """A small random running position: 3x4 garden, a D2 hedge, 2 mages, 1 tunnel, 2-3 gnomes."""
+    rng = random.Random(f"run-small/{seed}")
+    grid, free = small_garden(rng, 3, 4)
+    gcells = free[3:3 + rng.choice((2, 3))]
+    kinds = ["flower", "mushroom", "pumpkin"]
     for gc in gcells:
         letter = ED.gnome_kinds[rng.choice(kinds)]
         grid[gc[0]][gc[1]] += letter.upper() if rng.random() < 0.5 else letter
@@ -446,27 +458,12 @@ def random_tiny(seed: int) -> RunPosition:
     Mostly awake gnomes (so that something can be rescued), random cards (all nine conditions
     occur), no movement tokens held, sometimes one springshroom token.
     """
-    import random
-
     rng = random.Random(f"run-tiny/{seed}")
-    rows, cols = 3, 4
-    cells = [(r, c) for r in range(rows) for c in range(cols)]
-    hedge_opts = [((r, c), (r, c + 1)) for r in range(rows) for c in range(cols - 1)] + \
-        [((r, c), (r + 1, c)) for r in range(rows - 1) for c in range(cols)]
-    h = rng.choice(hedge_opts)
-    free = [c for c in cells if c not in h]
-    rng.shuffle(free)
-    grid = [["." for _ in range(cols)] for _ in range(rows)]
-    grid[h[0][0]][h[0][1]] = "A"
-    grid[h[1][0]][h[1][1]] = "a"
-    grid[free[0][0]][free[0][1]] = "+"
-    for i, m in enumerate(free[1:3]):
-        grid[m[0]][m[1]] += str(i + 1)
+    grid, free = small_garden(rng, 3, 4)
     for gc in free[3:5]:
         letter = ED.gnome_kinds[rng.choice(["flower", "mushroom", "pumpkin"])]
         grid[gc[0]][gc[1]] += letter.upper() if rng.random() < 0.6 else letter
-    cards = rng.choice(["planter-enchanter morel-evate pump-kin", "daisy-chain shiitake-shake gourd-ian",
-                        "rose-above toadstool-row gourd-vibes"])
+    cards = rng.choice(CARDS)
     return pos("\n".join("  ".join(row) for row in grid), points=1, tokens=0,
                shrooms=1 if rng.random() < 0.25 else 0, hedges="a=D2", enchantments=cards)
 
@@ -505,8 +502,6 @@ def test_fast_search_equals_reference_tiny_full(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(30))
 def test_engine_successors_equal_rules_engine(seed: int) -> None:
     """The compact engine and apply_action give the same next positions (random walks, every placement)."""
-    import random
-
     from solver.hedge_mage.running import successors
 
     rng = random.Random(seed)
