@@ -529,6 +529,8 @@ def apply_action(pos: RunPosition, ed: HedgeMageEdition, a: Action, continues: b
             raise Illegal(reasons)
         w.stok -= 1
         w.shrooms.add(t)
+        # a gnome passing through keeps passing through, though a rescue may renumber the gnomes
+        passing = w.gnomes[tr[1]] if tr is not None and tr[0] == "gnome" else None
         if here_m:
             _bounce(w, t, here_m[0], None, a.bounces)
         elif here_g:
@@ -536,6 +538,9 @@ def apply_action(pos: RunPosition, ed: HedgeMageEdition, a: Action, continues: b
         elif a.bounces:
             raise Illegal([("bounce", f"nobody stands on {cname(t)}: nothing bounces")])
         settle(w)
+        if passing is not None:
+            idx = next((i for i, g in enumerate(w.gnomes) if g is passing), None)
+            return w.freeze(None if idx is None else ("gnome", idx)), w.events
         return w.freeze(tr), w.events
     # character actions
     m = a.mage

@@ -297,6 +297,21 @@ def test_transit_broken_by_another_character_blames_that_action_regression() -> 
     assert not rep.legal and rep.failed == 0
 
 
+def test_springshroom_placed_while_a_gnome_passes_through_rescues_another_regression() -> None:
+    """A placement while the pumpkin passes through the mushroom on 2,0 wakes the carried mushroom on the
+    tunnel (Shiitake Shake), which is rescued: the rules engine lost track of the passing gnome (a
+    traceback in `check`; found by the generated crowded positions of test_run_inert.py)."""
+    p = pos("""
+.m .  +  .2
+.1 .  .  A
+.m .  .P a
+""", points=3, shrooms=1, hedges="a=D2", enchantments="daisy-chain shiitake-shake gourd-ian")
+    rep = run(p, "M1>0,0 M1+0,0 M1-0,1 M2>0,2 M2+0,1 p2,2>2,1>2,0 ^0,1 p2,0>1,0")
+    assert rep.legal, rep.reasons
+    assert rep.final.rescued_count("mushroom") == 1 and rep.final.transit is None
+    assert ("pumpkin", (1, 0)) in {(g.kind, g.at) for g in rep.final.gnomes}
+
+
 def test_pick_up_while_passing_through_only_on_the_own_space() -> None:
     p = pos("""
 +1 .2 .  .
