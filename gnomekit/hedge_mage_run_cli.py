@@ -110,6 +110,23 @@ def report_answer(rep: PlanReport, ed: HedgeMageEdition, woke: list[Event], as_j
     return Answer(data, "\n".join(lines), OK)
 
 
+def _progress_line() -> Callable[[str], None] | None:
+    """On a terminal, the search's progress on one line of stderr (overwritten; cleared by :func:`_done`)."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(msg: str) -> None:
+        sys.stderr.write("\r" + msg[:78].ljust(78))
+        sys.stderr.flush()
+    return show
+
+
+def _done(shown: Callable[[str], None] | None) -> None:
+    if shown is not None:
+        sys.stderr.write("\r" + " " * 78 + "\r")
+        sys.stderr.flush()
+
+
 def cmd_run_check(args: argparse.Namespace, text: str, name: str) -> Answer:
     pos, ed, woke = _load(args, text, name)
     if getattr(args, "plan", None) is None:  # an empty plan ('' or '[]', as solve may print) is a plan
@@ -133,7 +150,9 @@ def cmd_run_solve(args: argparse.Namespace, text: str, name: str) -> Answer:
         from solver.hedge_mage.run_encoding import solve_run_encoding
         res = solve_run_encoding(pos, ed, time_limit=args.time_limit, shortest=True)
     else:
-        res = solve_run(pos, ed, max_states=budget(args.max_states, "--max-states"))
+        shown = None if args.json else _progress_line()
+        res = solve_run(pos, ed, max_states=budget(args.max_states, "--max-states"), progress=shown)
+        _done(shown)
     data: dict[str, Any] = {"phase": "run", "status": str(res.status), "method": res.stats.get("method", "search"),
                             "states": res.stats.get("states"), "seconds": round(res.seconds, 3)}
     optimal = res.status == Status.OPTIMAL

@@ -84,7 +84,15 @@ class _W:
 class Engine:
     """The running rules of one position's board and edition, on compact states."""
 
-    def __init__(self, pos: RunPosition, ed: HedgeMageEdition) -> None:
+    def __init__(self, pos: RunPosition, ed: HedgeMageEdition, relaxed: bool = False,
+                 frozen: frozenset[str] = frozenset()) -> None:
+        """``relaxed``: bounce chains may also stop early and an awake gnome may step into the space of
+        a mage that carries nothing without climbing it (action ``p``), a relaxation of the rules used
+        by the solver to bound the game (see solver/hedge_mage/running.py, "inert gnomes");
+        ``frozen``: kinds whose sleeping gnomes are never picked up nor put on a springshroom (a
+        restriction: every plan of this engine is legal by the rules)."""
+        self.relaxed = relaxed
+        self.frozen = frozen
         self.rows, self.cols = pos.rows, pos.cols
         n = self.rows * self.cols
         self.n = n
@@ -304,9 +312,8 @@ class Engine:
                 if sleeping_alone and tunnel[d]:
                     continue
                 opts.append(d)
-            if not opts:
+            if not opts or self.relaxed:
                 out.append(chain)
-                return
             for d in opts:
                 if d in w.shrooms:
                     go(d, seen | {d}, chain + (d,))
@@ -403,7 +410,8 @@ class Engine:
                 t = a[2]
                 if w.carried_by(m) >= 0:
                     raise Illegal()
-                cands = [i for i, g in enumerate(w.gnomes) if g[0] == t and g[3] < 0]
+                cands = [i for i, g in enumerate(w.gnomes) if g[0] == t and g[3] < 0
+                         and (g[2] or g[1] not in self.frozen)]
                 if not cands:
                     raise Illegal()
                 cost = 0 if t == mc else 1
@@ -444,7 +452,10 @@ class Engine:
             if t == mc and any(x is g for x in w.gnomes) and g[0] == mc:
                 return self._freeze(w, ("mage-step", m))
             return self._freeze(w, None)
-        # gnome step: ("g", kind, at, to, chain); the gnome is the first of its kind on ``at``
+        # gnome step: ("g", kind, at, to, chain); the gnome is the first of its kind on ``at``;
+        # ("p", ...) in the relaxed engine only: into a mage's space without climbing it
+        if op == "p" and not self.relaxed:
+            raise Illegal()
         kind, at, to = a[1], a[2], a[3]
         gi = next((i for i, g in enumerate(w.gnomes) if g[1] == kind and g[0] == at), -1)
         if tr is not None and tr[0] == "gnome" and w.gnomes[tr[1]][1] == kind and w.gnomes[tr[1]][0] == at:
@@ -464,7 +475,7 @@ class Engine:
             if j != gi and other[1] == kind and other[4] >= 0:
                 raise Illegal()
         frm = g[0]
-        onto = next((i for i, mc in enumerate(w.mages) if mc == to and w.carried_by(i) < 0), -1)
+        onto = -1 if op == "p" else next((i for i, mc in enumerate(w.mages) if mc == to and w.carried_by(i) < 0), -1)
         if onto < 0 and g[3] < 0 and not self.hedge[frm] and self.hedge[to]:
             raise Illegal()
         if max(g[4], 0) + 1 > allow:
@@ -523,6 +534,9 @@ class Engine:
                     continue
                 here_m = [i for i, m in enumerate(mages) if m == t]
                 here_g = [i for i, g in enumerate(gnomes) if g[0] == t and g[3] < 0]
+                if not here_m and here_g and self.frozen and \
+                        all(not gnomes[i][2] and gnomes[i][1] in self.frozen for i in here_g):
+                    continue
                 if here_m or here_g:
                     if tr is not None:
                         continue
@@ -552,7 +566,7 @@ class Engine:
                 for t in (mc, *self.nb[mc]):
                     if tr is not None and t != mc:
                         continue
-                    if any(g[0] == t and g[3] < 0 for g in gnomes):
+                    if any(g[0] == t and g[3] < 0 and (g[2] or g[1] not in self.frozen) for g in gnomes):
                         yield (("+", m, t),)
             elif tr is None:
                 for t in (mc, *self.nb[mc]):
@@ -586,6 +600,12 @@ class Engine:
                     yield (("g", g[1], g[0], to, ()),)
                     if compound and not onto:
                         yield from self._entering(s, ("g", g[1], g[0], to), -1, i)
+                if onto and self.relaxed:  # the relaxation's plain step into the mage's space
+                    if to in shrooms:
+                        for ch in self._arrival_chains(s, to, -1, i):
+                            yield (("p", g[1], g[0], to, ch),)
+                    else:
+                        yield (("p", g[1], g[0], to, ()),)
 
     def _entering(self, s: State, base: Act, mage: int, gnome: int) -> Iterator[tuple[Act, ...]]:
         """A springshroom placed on the free target ``t`` of a step or drop just before it, with the bounces."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from models.core.grid import Cell
 from models.hedge_mage.edition import HedgeMageEdition
@@ -63,6 +63,7 @@ from solver.hedge_mage.run_engine import (
     State,
     may_hold,
 )
+from solver.hedge_mage.run_engine import Illegal as EngineIllegal
 
 Value = tuple[int, int, int, int]  # (rescued, points, -(tokens + springshrooms spent), -unit actions)
 NEG: Value = (-1, -(10**9), -(10**9), -(10**9))
@@ -359,7 +360,8 @@ def follow_plan(pos: RunPosition, ed: HedgeMageEdition,
 
 
 def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True,
-              max_states: int | None = None, bounds: bool = True) -> Result:
+              max_states: int | None = None, bounds: bool = True,
+              progress: Callable[[str], None] | None = None, inert: bool = True) -> Result:
     """The optimal plan for the round from ``pos``.
 
     Returns status OPTIMAL with a :class:`PlanValue` and the plan (merged path actions).  When
@@ -375,9 +377,12 @@ def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True
     dominance, symmetry, branch and bound when ``bounds``).  ``relevant_only=False``: the
     unpruned reference, a memoised depth-first search over every unit action applied by the
     rules engine of record (springshroom placements tried everywhere; tests only: slow).
+    ``progress`` (fast search only) is called now and then with a line on the search's progress;
+    ``inert`` False searches the whole game at once instead of the inert-gnome relaxation first
+    (tests and benchmarks).
     """
     if relevant_only:
-        return _solve_fast(pos, ed, max_states, bounds)
+        return _solve_fast(pos, ed, max_states, bounds, progress, inert)
     t0 = time.perf_counter()
     s = _Search(ed, relevant_only, {}, max_states=max_states)
     try:
@@ -584,15 +589,26 @@ def _beam(eng: Engine, s0: State, f: Callable[[State, int], tuple[int, int, int,
     return best, best_units
 
 
-_TIGHT_TRIAL = 400  # states on which the tight bound is always tried
-_TIGHT_RATE = 20  # past the trial it stays on while it prunes at least 1 in this many of its calls
-_TIGHT_SHARE = 3  # and for at most a third of the state budget (if any): then the cheap bound alone
+_TIGHT_CALLS = 500  # the tight bound is asked about the first this many positions only: then the cheap one alone
+_PROGRESS_EVERY = 5000  # expanded positions between two progress lines
 
 
-def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, bounds: bool) -> Result:
-    t0 = time.perf_counter()
-    eng = Engine(pos, ed)
-    s0 = eng.state(pos)
+@dataclass
+class _Outcome:
+    """What one breadth-first search found (values absolute, like the states': (rescued, score, -cost, -units))."""
+
+    optimal: bool
+    best: tuple[int, int, int, int]
+    units: list[Act]
+    origin: str  # where the best plan comes from: "search", "first plan" or "standing still"
+    expanded: int
+    pruned: int
+    bound: tuple[int, int]  # (rescued, score) no plan from the start exceeds (its optimum when proven)
+
+
+def _value_fns(eng: Engine, ed: HedgeMageEdition, s0: State
+               ) -> tuple[Callable[[State], int], Callable[[State, int], tuple[int, int, int, int]]]:
+    """The running score of a state and its search value after ``depth`` unit actions from ``s0``."""
     spent0, shrooms0 = s0[SPENT], len(s0[SHROOMS])
     rules = ed.running
     kinds = eng.kinds
@@ -601,25 +617,35 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
         return sum(rules.track_points(k, n) for k, n in zip(kinds, s[RESCUED], strict=True)) + \
             rules.awake_rival_points * sum(1 for g in s[GNOMES] if g[2])
 
+    def f(s: State, depth: int) -> tuple[int, int, int, int]:
+        return (sum(s[RESCUED]), score(s), -((s[SPENT] - spent0) + (len(s[SHROOMS]) - shrooms0)), -depth)
+
+    return score, f
+
+
+def _bfs(eng: Engine, ed: HedgeMageEdition, pos: RunPosition, max_states: int | None, bounds: bool,
+         progress: Callable[[str], None] | None = None, label: str = "search") -> _Outcome:
+    """The exact breadth-first search with dominance, symmetry and branch and bound over ``eng``'s game."""
+    s0 = eng.state(pos)
+    spent0, shrooms0 = s0[SPENT], len(s0[SHROOMS])
+    score, f = _value_fns(eng, ed, s0)
+
     def cost(s: State) -> int:
         return (s[SPENT] - spent0) + (len(s[SHROOMS]) - shrooms0)
-
-    def f(s: State, depth: int) -> tuple[int, int, int, int]:
-        return (sum(s[RESCUED]), score(s), -cost(s), -depth)
 
     bound = RunBound(eng, ed, pos) if bounds else None
     best = f(s0, 0)
     best_units: list[Act] | None = []
     if bound is not None and bound.value(s0) == best[:2]:
         # nothing can be gained (e.g. no gnome can wake): standing still is optimal
-        return Result(Status.OPTIMAL, PlanValue(0, 0, 0, 0), [], {"states": 0, "pruned": 1, "method": "search"},
-                      time.perf_counter() - t0)
+        return _Outcome(True, best, [], "standing still", 0, 1, best[:2])
     if bound is not None:
         best, best_units = _beam(eng, s0, f, bound, width=30, max_depth=60)
     best_id = -1  # a node of the breadth-first search that beats the incumbent, if any
     nodes: list[tuple[State, int, tuple[Act, ...]]] = [(s0, -1, ())]
     front: dict[tuple[object, ...], list[tuple[tuple[int, ...], int]]] = {}
     buckets: dict[int, list[int]] = {0: [0]}
+    waiting: dict[int, set[State]] = {}  # the positions queued at each depth
     expanded = pruned = 0
 
     def dominated(key: tuple[object, ...], vec: tuple[int, ...], depth: int) -> bool:
@@ -629,9 +655,8 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
         return False
 
     cheap = _CheapBound(eng, ed, pos) if bounds else None
-    # the tight bound is used while it prunes often enough to pay for itself (it is sound either way)
-    tight = {"on": bound is not None, "calls": 0, "wins": 0}
-    tight_max = 10**18 if max_states is None else max_states // _TIGHT_SHARE
+    # the tight bound near the start only, where a prune saves the most (it is sound either way)
+    tight = {"on": bound is not None, "calls": 0}
 
     def hopeless(s: State, depth: int) -> bool:
         # nothing below can beat the incumbent: its (rescued, points, -cost) bound is lower, or equal
@@ -659,11 +684,8 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
             else:
                 rest = 1 if s[TRANSIT] is not None else 0  # a plan never ends in transit
             out = -(depth + rest) <= best[3]
-        if use:
-            tight["wins"] += out
-            if (tight["calls"] >= _TIGHT_TRIAL and tight["wins"] * _TIGHT_RATE < tight["calls"]) or \
-                    tight["calls"] >= tight_max:
-                tight["on"] = False
+        if use and tight["calls"] >= _TIGHT_CALLS:
+            tight["on"] = False
         return out
 
     while buckets:
@@ -682,34 +704,124 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
                 pruned += 1
                 continue
             expanded += 1
+            if progress is not None and expanded % _PROGRESS_EVERY == 0:
+                progress(f"{label}: {expanded:,} positions, {depth} unit actions deep")
             if max_states is not None and expanded > max_states:
                 units = best_units if best_units is not None else _units_to(nodes, best_id)
                 origin = "search" if best_units is None else ("first plan" if best_units else "standing still")
                 ub_r, ub_p = (bound or RunBound(eng, ed, pos)).value(s0)
                 ub_c = (cheap or _CheapBound(eng, ed, pos)).value(s0)
-                ub_r, ub_p = min(ub_r, ub_c[0]), min(ub_p, ub_c[1])
-                claimed = (best[0] - sum(s0[RESCUED]), best[1] - score(s0), -best[2])
-                return _anytime(pos, ed, [eng.action(a) for a in units], claimed, {
-                    "states": expanded, "pruned": pruned, "method": "search",
-                    "reason": f"state budget of {max_states} exhausted", "best_from": origin,
-                    "upper_bound": {"rescued": ub_r - sum(s0[RESCUED]), "points": ub_p - score(s0)}}, t0)
+                return _Outcome(False, best, units, origin, max_states, pruned,
+                                (min(ub_r, ub_c[0]), min(ub_p, ub_c[1])))
             for acts, nxt, _t, _s in eng.successors(s):
                 d2 = depth + len(acts)
+                queued = waiting.setdefault(d2, set())
+                if nxt in queued:  # the same position by another order of the same actions
+                    continue
                 k2, v2 = _canon(eng, nxt)
                 if dominated(k2, v2, d2):
                     continue
+                queued.add(nxt)
                 nodes.append((nxt, sid, acts))
                 buckets.setdefault(d2, []).append(len(nodes) - 1)
+        waiting.pop(depth, None)
     if best_units is None:
         best_units = _units_to(nodes, best_id)
-    actions = [eng.action(a) for a in best_units]
+    return _Outcome(True, best, best_units, "search", expanded, pruned, best[:2])
+
+
+def inert_kinds(eng: Engine) -> frozenset[str]:
+    """Kinds whose sleeping gnomes are *inert*: no card in play can wake them (static analysis of the
+    fixed board) and none counts them (a ``count`` of gnomes that could include one; a count of awake
+    gnomes never does).  Such a gnome never scores, never wakes anyone and never stops a wake: it
+    matters only as an obstacle."""
+    counted: set[str] = set()
+
+    def walk(c: Cond) -> bool:  # False: a count of gnomes of any kind may include it
+        if c.op == "count" and c.what == "gnome" and c.awake is not True:
+            if c.kinds is None:
+                return False
+            counted.update(c.kinds)
+        return all(walk(a) for a in c.args)
+
+    if not all(walk(c) for c in eng.raw_conds.values()):
+        return frozenset()
+    return frozenset(k for k in eng.kinds
+                     if k not in counted and not (k in eng.maybe and any(eng.maybe[k])))
+
+
+def _replay(eng: Engine, s0: State, units: list[Act]) -> State | None:
+    """The state after ``units`` by ``eng``'s rules (None when one is illegal or the plan ends in transit)."""
+    s = s0
+    for a in units:
+        try:
+            s = eng.apply(s, a)
+        except EngineIllegal:
+            return None
+    return s if s[TRANSIT] is None else None
+
+
+def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, bounds: bool,
+                progress: Callable[[str], None] | None = None, use_inert: bool = True) -> Result:
+    t0 = time.perf_counter()
+    eng = Engine(pos, ed)
+    s0 = eng.state(pos)
+    score, f = _value_fns(eng, ed, s0)
+    inert = inert_kinds(eng)
+    out: _Outcome | None = None
+    stats: dict[str, object] = {"method": "search"}
+    spent = 0
+    if use_inert and pos.transit is None and any(not g.awake and g.kind in inert for g in pos.gnomes):
+        # 1. the relaxation without the inert gnomes: its optimum bounds every plan of the game
+        rel_pos = replace(pos, gnomes=tuple(g for g in pos.gnomes if g.awake or g.kind not in inert))
+        rel = _bfs(Engine(rel_pos, ed, relaxed=True), ed, rel_pos, max_states, bounds, progress,
+                   "without the inert gnomes")
+        spent = rel.expanded
+        stats["relaxed"] = {"states": rel.expanded, "optimal": rel.optimal}
+        upper = rel.bound
+        # its best plan, played by the rules with the inert gnomes where they are
+        fin = _replay(eng, s0, rel.units)
+        if fin is not None and f(fin, len(rel.units)) == rel.best:
+            out = _Outcome(rel.optimal, rel.best, rel.units, rel.origin, spent, rel.pruned, upper)
+        else:
+            # 2. the game with the inert gnomes left where they stand (every plan legal by the rules)
+            left = None if max_states is None else max_states - spent
+            if left is None or left > 0:
+                fro = _bfs(Engine(pos, ed, frozen=inert), ed, pos, left, bounds, progress, "inert gnomes frozen")
+                spent += fro.expanded
+                stats["frozen"] = {"states": fro.expanded, "optimal": fro.optimal}
+                # the same rescues, points and cost as the relaxation's optimum: optimal (the plan is the
+                # shortest of those leaving the inert gnomes in place; one moving them might be shorter)
+                proven = rel.optimal and fro.optimal and fro.best[:3] == rel.best[:3]
+                out = _Outcome(proven, fro.best, fro.units, fro.origin, spent, fro.pruned, upper)
+            if out is None or not out.optimal:
+                # 3. the whole game (inert gnomes move too), seeded by nothing but its own beam search
+                left = None if max_states is None else max_states - spent
+                if left is None or left > 0:
+                    full = _bfs(eng, ed, pos, left, bounds, progress, "whole game")
+                    spent += full.expanded
+                    upper = (min(upper[0], full.bound[0]), min(upper[1], full.bound[1]))
+                    if out is None or full.optimal or full.best > out.best:
+                        out = _Outcome(full.optimal, full.best, full.units, full.origin, spent, full.pruned, upper)
+                if out is None:
+                    out = _Outcome(False, f(s0, 0), [], "standing still", spent, 0, upper)
+                out.bound = (min(upper[0], out.bound[0]), min(upper[1], out.bound[1]))
+                out.expanded = spent
+    else:
+        out = _bfs(eng, ed, pos, max_states, bounds, progress)
+    stats.update({"states": out.expanded, "pruned": out.pruned})
+    actions = [eng.action(a) for a in out.units]
+    r, p, c, _n = out.best
+    if not out.optimal:
+        stats.update({"reason": f"state budget of {max_states} exhausted", "best_from": out.origin,
+                      "upper_bound": {"rescued": out.bound[0] - sum(s0[RESCUED]), "points": out.bound[1] - score(s0)}})
+        claimed = (r - sum(s0[RESCUED]), p - score(s0), -c)
+        return _anytime(pos, ed, actions, claimed, stats, t0)
     tokens = sum(1 for a in actions if a.kind == "token")
     shrooms = sum(1 for a in actions if a.kind == "shroom")
-    r, p, c, _n = best
     assert -c == tokens + shrooms
     value = PlanValue(r - sum(s0[RESCUED]), p - score(s0), tokens, shrooms)
-    return Result(Status.OPTIMAL, value, merge_plan(actions),
-                  {"states": expanded, "pruned": pruned, "method": "search"}, time.perf_counter() - t0)
+    return Result(Status.OPTIMAL, value, merge_plan(actions), stats, time.perf_counter() - t0)
 
 
 def _units_to(nodes: list[tuple[State, int, tuple[Act, ...]]], node: int) -> list[Act]:

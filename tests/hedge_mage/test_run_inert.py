@@ -1,0 +1,114 @@
+"""Inert gnomes: the relaxation without them, the game with them frozen, and the fallback (issue #6).
+
+A sleeping gnome that no card in play can wake on this board and none counts only ever stands in
+the way.  The fast search first solves the relaxation without such gnomes (its optimum bounds the
+game's), replays that plan by the rules, and only when that fails solves the game with them frozen
+and, failing that, the whole game (solver/hedge_mage/running.py, ``_solve_fast``).  Here: the
+classification, and crowded generated positions solved both ways against the unpruned reference.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from models.hedge_mage.running import RunPosition, execute_plan, run_position_from_garden, running_score
+from models.hedge_mage.running_notation import run_to_text
+from models.hedge_mage.setup import new_garden
+from solver.hedge_mage.run_engine import Engine
+from solver.hedge_mage.running import inert_kinds, solve_run
+
+from .test_running import CARDS, ED, pos, small_garden
+
+
+def crowded(seed: int) -> RunPosition:
+    """A 3x4 garden crowded with gnomes: 1-2 that can wake or are awake, 2-4 inert; 1-2 points (a springshroom
+    token sometimes, at 1 point).
+
+    With one domino of hedge no flower can wake under Planter Enchanter and no mushroom under
+    Toadstool Row, so those two card sets give the inert gnomes.
+    """
+    rng = random.Random(f"run-inert/{seed}")
+    grid, free = small_garden(rng, 3, 4)
+    cards = rng.choice([CARDS[0], CARDS[2]])
+    inert, live = ("flower", ["mushroom", "pumpkin"]) if cards == CARDS[0] else ("mushroom", ["flower", "pumpkin"])
+    n_live, n_inert = rng.choice((1, 2)), rng.choice((2, 3, 4))
+    for i, gc in enumerate(free[3:3 + n_live + n_inert]):
+        if i < n_live:
+            letter = ED.gnome_kinds[rng.choice(live)]
+            letter = letter.upper() if rng.random() < 0.6 else letter
+        else:
+            letter = ED.gnome_kinds[inert]
+        grid[gc[0]][gc[1]] += letter
+    points = rng.choice((1, 1, 2))
+    return pos("\n".join("  ".join(row) for row in grid), points=points, tokens=0,
+               shrooms=1 if points == 1 and rng.random() < 0.4 else 0, hedges="a=D2", enchantments=cards)
+
+
+def _route(stats: dict[str, object]) -> str:
+    """Which part of the search answered: plain (no inert gnome), relaxed, frozen or whole."""
+    if "relaxed" not in stats:
+        return "plain"
+    if "frozen" not in stats:
+        return "relaxed"
+    frozen = stats["frozen"]
+    assert isinstance(frozen, dict)
+    return "frozen" if stats["states"] == frozen["states"] + stats["relaxed"]["states"] else "whole"  # type: ignore[index]
+
+
+def test_inert_kinds_follow_the_cards_and_the_board() -> None:
+    grid = ".1 .  .F .m\nA  a  .P +\n.p .  .f .2"
+    bare = pos(grid, hedges="a=D2", enchantments="planter-enchanter morel-evate pump-kin")
+    # one domino: no ground space has two hedge neighbours (flowers never wake); mushrooms can be put
+    # on the hedge; pump-kin counts pumpkins, so they matter even asleep
+    assert inert_kinds(Engine(bare, ED)) == frozenset({"flower"})
+    # Daisy Chain and Gourd Vibes count awake gnomes only: a gnome that never wakes is not counted
+    other = pos(grid, hedges="a=D2", enchantments="daisy-chain shiitake-shake gourd-ian")
+    assert inert_kinds(Engine(other, ED)) == frozenset()
+
+
+def _check(p: RunPosition) -> str:
+    ref = solve_run(p, ED, relevant_only=False)
+    fast = solve_run(p, ED)
+    assert fast.value.key() == ref.value.key(), run_to_text(p, ED)
+    rep = execute_plan(p, ED, fast.witness)
+    assert rep.legal, (rep.reasons, run_to_text(p, ED))
+    assert rep.final.total_rescued() - p.total_rescued() == fast.value.rescued
+    assert running_score(rep.final, ED) - running_score(p, ED) == fast.value.points
+    return _route(fast.stats)
+
+
+@pytest.mark.parametrize("seed", range(0, 40, 4))
+def test_crowded_positions_equal_the_reference(seed: int) -> None:
+    _check(crowded(seed))
+
+
+@pytest.mark.slow
+def test_crowded_positions_equal_the_reference_full() -> None:
+    routes = Counter(_check(crowded(seed)) for seed in range(120))
+    # the generated set goes through every part of the search (else the test proves less than it says)
+    assert routes["relaxed"] > 0 and routes["frozen"] > 0, routes
+
+
+def _setup_equal(seed: int, points: int) -> None:
+    """On a 10x10 setup garden the relaxation route and the whole game at once give the same optimum."""
+    p = run_position_from_garden(new_garden(ED, seed)[0], ED, ED.first_game, points, 0, 0)
+    via = solve_run(p, ED, bounds=False)
+    whole = solve_run(p, ED, bounds=False, inert=False)
+    assert "relaxed" in via.stats and "relaxed" not in whole.stats
+    assert via.value.key() == whole.value.key(), (seed, points)
+    assert via.stats["states"] < whole.stats["states"]  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_setup_gardens_relaxation_equals_the_whole_game(seed: int) -> None:
+    _setup_equal(seed, 4)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(1, 7))
+@pytest.mark.parametrize("points", [3, 4])
+def test_setup_gardens_relaxation_equals_the_whole_game_full(seed: int, points: int) -> None:
+    _setup_equal(seed, points)
