@@ -40,7 +40,7 @@ Verb = Callable[[argparse.Namespace], Answer]
 
 # seconds to about a minute on a default 10x10 position (measured on the loaded 2-core machine,
 # docs/rules/hedge-mage-running.md "Solving"); beyond it the answer is the best plan found so far
-DEFAULT_MAX_STATES = 15_000
+DEFAULT_MAX_STATES = 150_000
 
 
 def _load(args: argparse.Namespace, text: str, name: str) -> tuple[RunPosition, HedgeMageEdition, list[Event]]:

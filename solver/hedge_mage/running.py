@@ -436,11 +436,11 @@ def bfs_plain(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None = N
 def _canon(eng: Engine, s: State) -> tuple[tuple[object, ...], tuple[int, ...]]:
     """The state without its resources and with the mages unnumbered, and its resources (higher is better).
 
-    Resources: each mage's and each self-moved gnome's points left, the allowance (for gnomes
-    that have not moved yet), movement tokens held, minus tokens spent.
+    Resources: minus the points each mage and each self-moved gnome has used, movement tokens held
+    plus spent (what can be spent by the end), minus tokens spent.  Compared with the plan length
+    in ``_bfs``'s ``dominated``: a position that spent fewer tokens can spend the difference first.
     """
     mages, used, gnomes = s[MAGES], s[USED], s[GNOMES]
-    allow = eng.points + s[SPENT]
     carrying: dict[int, tuple[str, bool, bool]] = {g[3]: (g[1], g[2], g[4] >= 0) for g in gnomes if g[3] >= 0}
     if len(mages) == 2 and (mages[1], carrying.get(1, ()), used[1]) < (mages[0], carrying.get(0, ()), used[0]):
         order: tuple[int, ...] = (1, 0)
@@ -455,8 +455,8 @@ def _canon(eng: Engine, s: State) -> tuple[tuple[object, ...], tuple[int, ...]]:
         trc = ("gnome", ents[tr[1]]) if tr[0] == "gnome" else (tr[0], order.index(tr[1]))
     key = (tuple((mages[i], carrying.get(i)) for i in order), ents, s[SHROOMS], s[STOK], s[SIG],
            s[RESCUED], s[GONE], trc)
-    vec = tuple(allow - used[i] for i in order) + tuple(allow - g[4] for g in gnomes if g[4] >= 0) + \
-        (allow, s[TOKENS], -s[SPENT])
+    vec = tuple(-used[i] for i in order) + tuple(-g[4] for g in gnomes if g[4] >= 0) + \
+        (s[TOKENS] + s[SPENT], -s[SPENT])
     return key, vec
 
 
@@ -649,8 +649,10 @@ def _bfs(eng: Engine, ed: HedgeMageEdition, pos: RunPosition, max_states: int | 
     expanded = pruned = 0
 
     def dominated(key: tuple[object, ...], vec: tuple[int, ...], depth: int) -> bool:
+        # u (expanded at depth d, spent b) dominates vec (spent a >= b): spending a - b tokens first, it
+        # has every resource of vec's position, at a plan length d + a - b (vec[-1] = -a, u[-1] = -b)
         for u, d in front.get(key, ()):
-            if d <= depth and all(a >= b for a, b in zip(u, vec, strict=True)):
+            if d + u[-1] <= depth + vec[-1] and all(a >= b for a, b in zip(u, vec, strict=True)):
                 return True
         return False
 
@@ -711,7 +713,7 @@ def _bfs(eng: Engine, ed: HedgeMageEdition, pos: RunPosition, max_states: int | 
                 origin = "search" if best_units is None else ("first plan" if best_units else "standing still")
                 ub_r, ub_p = (bound or RunBound(eng, ed, pos)).value(s0)
                 ub_c = (cheap or _CheapBound(eng, ed, pos)).value(s0)
-                return _Outcome(False, best, units, origin, max_states, pruned,
+                return _Outcome(False, best, units, origin, expanded, pruned,
                                 (min(ub_r, ub_c[0]), min(ub_p, ub_c[1])))
             for acts, nxt, _t, _s in eng.successors(s):
                 d2 = depth + len(acts)

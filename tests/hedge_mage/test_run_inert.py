@@ -112,3 +112,11 @@ def test_setup_gardens_relaxation_equals_the_whole_game(seed: int) -> None:
 @pytest.mark.parametrize("points", [3, 4])
 def test_setup_gardens_relaxation_equals_the_whole_game_full(seed: int, points: int) -> None:
     _setup_equal(seed, points)
+
+
+def test_progress_lines_name_the_search_and_count_positions() -> None:
+    p = run_position_from_garden(new_garden(ED, 2)[0], ED, ED.first_game, 5, 0, 0)
+    lines: list[str] = []
+    res = solve_run(p, ED, bounds=False, progress=lines.append)
+    assert res.stats["states"] == 12_973 and len(lines) == 2, (res.stats, lines)
+    assert lines[0] == "without the inert gnomes: 5,000 positions, 9 unit actions deep", lines

@@ -502,6 +502,32 @@ def _check_fast_against_reference(p: RunPosition) -> None:
         assert pts >= ref.value.points + running_score(p, ED)
 
 
+def random_tokens(seed: int) -> RunPosition:
+    """A tiny position where movement tokens decide: 3x4, 2-3 gnomes mostly awake, 0 points and 2 tokens or 1 and 1.
+
+    Exercises the dominance between positions that spent different numbers of tokens (``_canon``).
+    """
+    rng = random.Random(f"run-tokens/{seed}")
+    grid, free = small_garden(rng, 3, 4)
+    for gc in free[3:3 + rng.choice((2, 3))]:
+        letter = ED.gnome_kinds[rng.choice(["flower", "mushroom", "pumpkin"])]
+        grid[gc[0]][gc[1]] += letter.upper() if rng.random() < 0.7 else letter
+    points = rng.choice((0, 1))
+    return pos("\n".join("  ".join(row) for row in grid), points=points, tokens=2 - points,
+               hedges="a=D2", enchantments=rng.choice(CARDS))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3, 4])
+def test_fast_search_equals_reference_with_tokens(seed: int) -> None:
+    _check_fast_against_reference(random_tokens(seed))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [2, *range(5, 40)])
+def test_fast_search_equals_reference_with_tokens_full(seed: int) -> None:
+    _check_fast_against_reference(random_tokens(seed))
+
+
 # default sample: quick tiny positions; the slow set runs 240 of them
 @pytest.mark.parametrize("seed", [0, 2, 6, 7, 9, 12])
 def test_fast_search_equals_reference_tiny(seed: int) -> None:
