@@ -80,7 +80,7 @@ class RunBound:
             self._prepare(c)
         self.track_len = {k: len(self.rules.tracks.get(k, ())) for k in eng.kinds}
         self._wanted = {k: _gnome_kinds(c) for k, c in eng.raw_conds.items()}
-        self._prefix: dict[tuple[tuple[int, ...], str], list[int]] = {}
+        self._prefix: dict[tuple[tuple[int, ...], tuple[int, ...], str], list[int]] = {}
         self._ways: dict[tuple[object, ...], tuple[np.ndarray, ...]] = {}
         self._static: dict[int, np.ndarray] = {}
         self.md_np = np.array(self.md, dtype=np.int64)
@@ -248,15 +248,19 @@ class RunBound:
 
     # -- the bound -----------------------------------------------------------------------------
     def _bonus_prefix(self, s: State, what: str) -> list[int]:
-        """best[j] = the most ``what`` bonuses any j further rescues can give (j = 0..)."""
+        """best[j] = the most ``what`` bonuses any j further rescues can give (j = 0..).
+
+        A kind's track moves on only by rescuing gnomes of that kind still in the garden, so it
+        gives at most as many further bonuses as there are such gnomes."""
         rescued = s[RESCUED]
-        hit = self._prefix.get((rescued, what))
+        left = tuple(sum(1 for g in s[GNOMES] if g[1] == kind) for kind in self.eng.kinds)
+        hit = self._prefix.get((rescued, left, what))
         if hit is not None:
             return hit
         per: list[list[int]] = []
         for ki, kind in enumerate(self.eng.kinds):
             acc = [0]
-            for j in range(rescued[ki], self.track_len[kind]):
+            for j in range(rescued[ki], min(self.track_len[kind], rescued[ki] + left[ki])):
                 acc.append(acc[-1] + (self.rules.bonus(kind, j) == what))
             per.append(acc)
         total = sum(len(p) - 1 for p in per)
@@ -267,7 +271,7 @@ class RunBound:
             best[j] = max(best[j], v)
         for j in range(1, total + 1):
             best[j] = max(best[j], best[j - 1])
-        self._prefix[(rescued, what)] = best
+        self._prefix[(rescued, left, what)] = best
         return best
 
     def value(self, s: State) -> tuple[int, int]:

@@ -497,7 +497,9 @@ class _CheapBound:
         # movement bonuses and springshroom bonuses still on the tracks
         mv_left = sh_left = 0
         for k, kind in enumerate(eng.kinds):
-            for j in range(rescued[k], self.track_len[kind]):
+            # a track moves on only by rescuing gnomes of its kind still in the garden
+            here = sum(1 for g in s[GNOMES] if g[1] == kind)
+            for j in range(rescued[k], min(self.track_len[kind], rescued[k] + here)):
                 b = self.rules.bonus(kind, j)
                 mv_left += b == "movement"
                 sh_left += b == "springshroom"
