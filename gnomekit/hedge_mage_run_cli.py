@@ -170,6 +170,8 @@ def cmd_run_solve(args: argparse.Namespace, text: str, name: str) -> Answer:
                  "position": run_to_json(rep.final, ed)})
     if woke:
         data["woke_at_start"] = [e.to_json() for e in woke]
+    if "inert" in res.stats:  # gnomes no card can wake here: solved without them first (docs: "Inert gnomes")
+        data["inert_gnomes"] = {"left_out": res.stats["inert"], "answered_by": res.stats["route"]}
     effort = (f"{res.stats['states']} states" if "states" in res.stats
               else f"{res.stats.get('method')}, horizon {res.stats.get('horizon')}")
     found = (f"rescues {v.rescued}, points {v.points:+d}, tokens spent {v.tokens}, "
@@ -182,6 +184,10 @@ def cmd_run_solve(args: argparse.Namespace, text: str, name: str) -> Answer:
         lines = [f"unknown: {res.stats.get('reason')} ({effort}, {res.seconds:.2f} s)",
                  f"best plan found (NOT proven optimal): {found}",
                  f"upper bound: at most {ub['rescued']} rescued, at most {ub['points']:+d} points"]
+    if "inert" in res.stats:
+        how = {"relaxation": "its plan is legal with them", "frozen": "then solved with them left in place",
+               "whole": "then the whole game was searched"}[str(res.stats["route"])]
+        lines.append(f"({res.stats['inert']} gnomes no card in play can wake here were left out first; {how})")
     if woke:
         lines.append("at the start: " + _events(woke))
     if not plan:

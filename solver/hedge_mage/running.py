@@ -782,6 +782,8 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
                    "without the inert gnomes")
         spent = rel.expanded
         stats["relaxed"] = {"states": rel.expanded, "optimal": rel.optimal}
+        stats["inert"] = len(pos.gnomes) - len(rel_pos.gnomes)
+        stats["route"] = "relaxation"
         upper = rel.bound
         # its best plan, played by the rules with the inert gnomes where they are
         fin = _replay(eng, s0, rel.units)
@@ -794,6 +796,7 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
                 fro = _bfs(Engine(pos, ed, frozen=inert), ed, pos, left, bounds, progress, "inert gnomes frozen")
                 spent += fro.expanded
                 stats["frozen"] = {"states": fro.expanded, "optimal": fro.optimal}
+                stats["route"] = "frozen"
                 # the same rescues, points and cost as the relaxation's optimum: optimal (the plan is the
                 # shortest of those leaving the inert gnomes in place; one moving them might be shorter)
                 proven = rel.optimal and fro.optimal and fro.best[:3] == rel.best[:3]
@@ -804,6 +807,7 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
                 if left is None or left > 0:
                     full = _bfs(eng, ed, pos, left, bounds, progress, "whole game")
                     spent += full.expanded
+                    stats["route"] = "whole"
                     upper = (min(upper[0], full.bound[0]), min(upper[1], full.bound[1]))
                     if out is None or full.optimal or full.best > out.best:
                         out = _Outcome(full.optimal, full.best, full.units, full.origin, spent, full.pruned, upper)

@@ -9,8 +9,10 @@ classification, and crowded generated positions solved both ways against the unp
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -120,3 +122,20 @@ def test_progress_lines_name_the_search_and_count_positions() -> None:
     res = solve_run(p, ED, bounds=False, progress=lines.append)
     assert res.stats["states"] == 12_973 and len(lines) == 2, (res.stats, lines)
     assert lines[0] == "without the inert gnomes: 5,000 positions, 9 unit actions deep", lines
+
+
+def test_cli_says_which_gnomes_were_left_out_and_what_answered(capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: Path) -> None:
+    from gnomekit.cli import main
+
+    p = run_position_from_garden(new_garden(ED, 2)[0], ED, ED.first_game, 5, 0, 0)
+    f = tmp_path / "run.txt"
+    f.write_text(run_to_text(p, ED))
+    code = main(["hedge-mage", "solve", str(f), "--phase", "run", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["status"] == "optimal" and (data["rescued"], data["points"]) == (1, 2)
+    # the setup garden's four flowers and four mushrooms cannot wake without hedges
+    assert data["inert_gnomes"] == {"left_out": 8, "answered_by": "relaxation"}
+    code = main(["hedge-mage", "solve", str(f), "--phase", "run"])
+    text = capsys.readouterr().out
+    assert code == 0 and "(8 gnomes no card in play can wake here were left out first" in text
