@@ -811,8 +811,12 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
                     upper = (min(upper[0], full.bound[0]), min(upper[1], full.bound[1]))
                     if out is None or full.optimal or full.best > out.best:
                         out = _Outcome(full.optimal, full.best, full.units, full.origin, spent, full.pruned, upper)
-                if out is None:
-                    out = _Outcome(False, f(s0, 0), [], "standing still", spent, 0, upper)
+                if out is None:  # the budget went on the relaxation, whose plan the rules forbid
+                    first, units = f(s0, 0), list[Act]()
+                    if bounds:  # the quick first plan with the inert gnomes left in place (not counted)
+                        frozen = Engine(pos, ed, frozen=inert)
+                        first, units = _beam(frozen, s0, f, RunBound(frozen, ed, pos), width=30, max_depth=60)
+                    out = _Outcome(False, first, units, "first plan" if units else "standing still", spent, 0, upper)
                 out.bound = (min(upper[0], out.bound[0]), min(upper[1], out.bound[1]))
                 out.expanded = spent
     else:

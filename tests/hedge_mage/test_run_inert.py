@@ -139,3 +139,18 @@ def test_cli_says_which_gnomes_were_left_out_and_what_answered(capsys: pytest.Ca
     code = main(["hedge-mage", "solve", str(f), "--phase", "run"])
     text = capsys.readouterr().out
     assert code == 0 and "(8 gnomes no card in play can wake here were left out first" in text
+
+
+def test_budget_spent_on_a_relaxation_whose_plan_is_forbidden_still_answers_a_legal_plan(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Out of budget in the relaxation, with its plan forbidden by the rules (forced here), the anytime
+    answer is the quick first plan of the game with the inert gnomes in place, replayed, with the bound."""
+    import solver.hedge_mage.running as running
+
+    p = crowded(35)  # optimum 1 rescued, +2 points; the relaxation's is 2 rescued
+    monkeypatch.setattr(running, "_replay", lambda eng, s0, units: None)
+    res = solve_run(p, ED, max_states=3)
+    assert str(res.status) == "unknown" and res.stats["best_from"] == "first plan", res.stats
+    rep = execute_plan(p, ED, res.witness)
+    assert rep.legal and rep.final.total_rescued() == res.value.rescued == 1
+    assert res.stats["upper_bound"] == {"rescued": 2, "points": 4}
