@@ -25,25 +25,32 @@ from solver.hedge_mage.running import inert_kinds, solve_run
 from .test_running import CARDS, ED, pos, small_garden
 
 
-def crowded(seed: int) -> RunPosition:
-    """A 3x4 garden crowded with gnomes: 1-2 that can wake or are awake, 2-4 inert; 1-2 points (a springshroom
-    token sometimes, at 1 point).
+def _garden(rng: random.Random, rows: int, cols: int, lives: tuple[int, ...], inerts: tuple[int, ...],
+            awake: float) -> tuple[list[list[str]], str]:
+    """A small garden (``small_garden``) with some gnomes that can wake or are awake and some inert ones.
 
     With one domino of hedge no flower can wake under Planter Enchanter and no mushroom under
-    Toadstool Row, so those two card sets give the inert gnomes.
+    Toadstool Row, so those two card sets give the inert gnomes.  Returns the grid and the cards.
     """
-    rng = random.Random(f"run-inert/{seed}")
-    grid, free = small_garden(rng, 3, 4)
+    grid, free = small_garden(rng, rows, cols)
     cards = rng.choice([CARDS[0], CARDS[2]])
     inert, live = ("flower", ["mushroom", "pumpkin"]) if cards == CARDS[0] else ("mushroom", ["flower", "pumpkin"])
-    n_live, n_inert = rng.choice((1, 2)), rng.choice((2, 3, 4))
+    n_live, n_inert = rng.choice(lives), rng.choice(inerts)
     for i, gc in enumerate(free[3:3 + n_live + n_inert]):
         if i < n_live:
             letter = ED.gnome_kinds[rng.choice(live)]
-            letter = letter.upper() if rng.random() < 0.6 else letter
+            letter = letter.upper() if rng.random() < awake else letter
         else:
             letter = ED.gnome_kinds[inert]
         grid[gc[0]][gc[1]] += letter
+    return grid, cards
+
+
+def crowded(seed: int) -> RunPosition:
+    """A 3x4 garden crowded with gnomes: 1-2 that can wake or are awake, 2-4 inert; 1-2 points (a springshroom
+    token sometimes, at 1 point)."""
+    rng = random.Random(f"run-inert/{seed}")
+    grid, cards = _garden(rng, 3, 4, (1, 2), (2, 3, 4), 0.6)
     points = rng.choice((1, 1, 2))
     return pos("\n".join("  ".join(row) for row in grid), points=points, tokens=0,
                shrooms=1 if points == 1 and rng.random() < 0.4 else 0, hedges="a=D2", enchantments=cards)
@@ -160,17 +167,7 @@ def middle(seed: int) -> RunPosition:
     """A 4x5 garden with 2-3 gnomes that can wake or are awake and 3-5 inert ones, 2 points (too big for
     the reference search; the whole game at once is the second method)."""
     rng = random.Random(f"run-inert-5x5/{seed}")
-    grid, free = small_garden(rng, 4, 5)
-    cards = rng.choice([CARDS[0], CARDS[2]])
-    inert, live = ("flower", ["mushroom", "pumpkin"]) if cards == CARDS[0] else ("mushroom", ["flower", "pumpkin"])
-    n_live, n_inert = rng.choice((2, 3)), rng.choice((3, 4, 5))
-    for i, gc in enumerate(free[3:3 + n_live + n_inert]):
-        if i < n_live:
-            letter = ED.gnome_kinds[rng.choice(live)]
-            letter = letter.upper() if rng.random() < 0.5 else letter
-        else:
-            letter = ED.gnome_kinds[inert]
-        grid[gc[0]][gc[1]] += letter
+    grid, cards = _garden(rng, 4, 5, (2, 3), (3, 4, 5), 0.5)
     return pos("\n".join("  ".join(row) for row in grid), points=2, tokens=0, shrooms=0, hedges="a=D2",
                enchantments=cards)
 
