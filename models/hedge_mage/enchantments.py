@@ -168,7 +168,8 @@ def parse_condition(data: Any, kinds: Iterable[str], where: str = "condition") -
     return (c if not problems else None), problems
 
 
-def _scope_cells(scope: str, cell: Cell, rows: int, cols: int) -> list[Cell]:
+def scope_cells(scope: str, cell: Cell, rows: int, cols: int) -> list[Cell]:
+    """The spaces a ``count`` in ``scope`` looks at from ``cell`` (the cell itself only for ``same``)."""
     r, c = cell
     if scope == "same":
         return [cell]
@@ -181,6 +182,11 @@ def _scope_cells(scope: str, cell: Cell, rows: int, cols: int) -> list[Cell]:
     if scope in ("column", "line"):
         out += [(y, c) for y in range(rows) if y != r]
     return out
+
+
+def scope_indices(scope: str, i: int, rows: int, cols: int) -> list[int]:
+    """:func:`scope_cells` on cell indices ``row * cols + col`` (the solvers' compact boards)."""
+    return [r * cols + c for r, c in scope_cells(scope, divmod(i, cols), rows, cols)]
 
 
 def holds(cond: Cond, view: View, gnome: int, cell: Cell, carried: bool) -> bool:
@@ -200,7 +206,7 @@ def holds(cond: Cond, view: View, gnome: int, cell: Cell, carried: bool) -> bool
         on_edge = cell[0] in (0, view.rows - 1) or cell[1] in (0, view.cols - 1)
         return on_edge == cond.value
     n = 0
-    for x in _scope_cells(cond.scope, cell, view.rows, view.cols):
+    for x in scope_cells(cond.scope, cell, view.rows, view.cols):
         w = cond.what
         if w == "hedge":
             n += view.is_hedge(x)

@@ -35,7 +35,7 @@ from typing import Any
 from models.core.errors import UsageError
 from models.core.grid import Cell
 from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.enchantments import Cond, _scope_cells
+from models.hedge_mage.enchantments import Cond, scope_cells
 from models.hedge_mage.notation import parse_placement, placement_to_text
 from models.hedge_mage.placement import (
     Board,
@@ -375,7 +375,7 @@ def _eval(cond: Cond, pos: RunPosition, cell: Cell, carried: bool, others: list[
     if op == "edge":
         v = (cell[0] in (0, pos.rows - 1) or cell[1] in (0, pos.cols - 1)) == cond.value
         return v, v
-    scope = _scope_cells(cond.scope, cell, pos.rows, pos.cols)
+    scope = scope_cells(cond.scope, cell, pos.rows, pos.cols)
     w = cond.what
     if w in ("hedge", "ground", "tunnel"):
         n = sum(1 for x in scope if (x in pos.hedge if w == "hedge" else x not in pos.hedge if w == "ground"

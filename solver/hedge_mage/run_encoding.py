@@ -47,7 +47,7 @@ import z3
 
 from models.core.grid import Cell
 from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.enchantments import Cond
+from models.hedge_mage.enchantments import Cond, scope_indices
 from models.hedge_mage.running import Action, RunPosition, execute_plan, running_score
 from solver.core.result import Result, Status
 from solver.hedge_mage.running import PlanValue
@@ -218,21 +218,6 @@ def _dilate(rows: int, cols: int, cells: set[int] | frozenset[int], r: int) -> s
         out |= _ball(rows, cols, (i // cols, i % cols), r)
         if len(out) == rows * cols:
             break
-    return out
-
-
-def _scope(scope: str, i: int, rows: int, cols: int) -> list[int]:
-    r, c = i // cols, i % cols
-    if scope == "same":
-        return [i]
-    if scope == "adjacent":
-        return [(r + dr) * cols + c + dc for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1))
-                if 0 <= r + dr < rows and 0 <= c + dc < cols]
-    out: list[int] = []
-    if scope in ("row", "line"):
-        out += [r * cols + x for x in range(cols) if x != c]
-    if scope in ("column", "line"):
-        out += [y * cols + c for y in range(rows) if y != r]
     return out
 
 
@@ -426,7 +411,7 @@ class _Env:
             r, col = i // self.cols, i % self.cols
             v = (r in (0, self.rows - 1) or col in (0, self.cols - 1)) == bool(c.value)
             return v, not v
-        sc = _scope(c.scope, i, self.rows, self.cols)
+        sc = scope_indices(c.scope, i, self.rows, self.cols)
         w = c.what
         if w in ("hedge", "ground", "tunnel"):
             n = sum(1 for x in sc if (x in self.hedge if w == "hedge" else x not in self.hedge if w == "ground"
@@ -695,17 +680,7 @@ class _Encoding:
             return z3.And(parts) if parts else z3.BoolVal(True)
 
         def scope_cells(i: int) -> list[int]:
-            r, col = self.cell(i)
-            if c.scope == "same":
-                return [i]
-            if c.scope == "adjacent":
-                return self.nbrs[i]
-            out = []
-            if c.scope in ("row", "line"):
-                out += [self.idx((r, x)) for x in range(self.cols) if x != col]
-            if c.scope in ("column", "line"):
-                out += [self.idx((y, col)) for y in range(self.rows) if y != r]
-            return out
+            return scope_indices(c.scope, i, self.rows, self.cols)
 
         def in_scope(o: _Cell) -> Any:
             if c.scope == "same":

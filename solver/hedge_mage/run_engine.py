@@ -26,7 +26,7 @@ from typing import Any
 
 from models.core.grid import Cell
 from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.enchantments import Cond
+from models.hedge_mage.enchantments import Cond, scope_indices
 from models.hedge_mage.running import ORTH, Action, RGnome, RunPosition
 
 Gnome = tuple[int, str, bool, int, int]
@@ -176,17 +176,7 @@ class Engine:
 
     # -- conditions -------------------------------------------------------------------------------
     def _scope(self, scope: str, i: int) -> tuple[int, ...]:
-        r, c = divmod(i, self.cols)
-        if scope == "same":
-            return (i,)
-        if scope == "adjacent":
-            return self.nb[i]
-        out: list[int] = []
-        if scope in ("row", "line"):
-            out += [r * self.cols + x for x in range(self.cols) if x != c]
-        if scope in ("column", "line"):
-            out += [y * self.cols + c for y in range(self.rows) if y != r]
-        return tuple(out)
+        return tuple(scope_indices(scope, i, self.rows, self.cols))
 
     def _compile(self, cond: Cond) -> CondFn:
         op = cond.op
