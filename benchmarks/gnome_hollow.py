@@ -1,6 +1,6 @@
 """Gnome Hollow benchmark: one table of ratios, every baseline run in this process on the same gardens.
 
-    python3 benchmarks/gnome_hollow.py [--gardens 20] [--sizes 20,40,60,90] [--turns 6] [--repeat 5]
+    python -m benchmarks.gnome_hollow [--gardens 20] [--sizes 20,40,60,90] [--turns 6] [--repeat 5]
 
 (a) ring detection per placement: the incremental union-find (``Networks.place``) vs recomputing
     with networkx after every placement (path graph rebuilt, connected components, cycle_basis on
@@ -17,22 +17,17 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from dataclasses import replace
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import networkx as nx  # noqa: E402
-
-from models.core.hexgrid import neighbour, opposite  # noqa: E402
-from models.gnome_hollow.edition import GnomeHollowEdition, default_edition  # noqa: E402
-from models.gnome_hollow.networks import Networks  # noqa: E402
-from models.gnome_hollow.placement import legal_placements  # noqa: E402
-from models.gnome_hollow.position import Placed, PlayerState, Position  # noqa: E402
-from models.gnome_hollow.setup import random_position  # noqa: E402
-from solver.gnome_hollow.best import best_turn  # noqa: E402
+from gnomekit.models.core.hexgrid import neighbour, opposite  # noqa: E402
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, default_edition  # noqa: E402
+from gnomekit.models.gnome_hollow.networks import Networks  # noqa: E402
+from gnomekit.models.gnome_hollow.placement import legal_placements  # noqa: E402
+from gnomekit.models.gnome_hollow.position import Placed, PlayerState, Position  # noqa: E402
+from gnomekit.models.gnome_hollow.setup import random_position  # noqa: E402
+from gnomekit.solver.gnome_hollow.best import best_turn  # noqa: E402
 
 Seq = list[tuple[str, tuple[int, int], int]]
 

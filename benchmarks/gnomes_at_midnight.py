@@ -1,6 +1,6 @@
 """Gnomes at Midnight benchmark: ratios within one run, one table per part.
 
-    python benchmarks/gnomes_at_midnight.py [--quick]
+    python -m benchmarks.gnomes_at_midnight [--quick]
 
 1. Search on the puzzle set with and without the transposition table, move
    ordering and symmetry reduction: nodes, seconds, nodes per second, and the
@@ -14,20 +14,18 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from gnomekit.models.gnomes_at_midnight.edition import bundled_edition  # noqa: E402
+from gnomekit.models.gnomes_at_midnight.setup import new_position  # noqa: E402
+from gnomekit.solver.gnomes_at_midnight.gen import open_positions  # noqa: E402
+from gnomekit.solver.gnomes_at_midnight.kernel import Kernel  # noqa: E402
+from gnomekit.solver.gnomes_at_midnight.puzzles import load_puzzle, puzzle_files  # noqa: E402
+from gnomekit.solver.gnomes_at_midnight.search import Searcher, SearchOptions  # noqa: E402
+from gnomekit.solver.gnomes_at_midnight.smt import smt_wins_within  # noqa: E402
 
 from gnomekit.common import table  # noqa: E402
-from models.gnomes_at_midnight.edition import bundled_edition  # noqa: E402
-from models.gnomes_at_midnight.setup import new_position  # noqa: E402
-from solver.gnomes_at_midnight.gen import open_positions  # noqa: E402
-from solver.gnomes_at_midnight.kernel import Kernel  # noqa: E402
-from solver.gnomes_at_midnight.puzzles import load_puzzle, puzzle_files  # noqa: E402
-from solver.gnomes_at_midnight.search import Searcher, SearchOptions  # noqa: E402
-from solver.gnomes_at_midnight.smt import smt_wins_within  # noqa: E402
 
 
 def search_part(quick: bool) -> str:
@@ -96,11 +94,11 @@ def smt_part(quick: bool) -> str:
 
 def tablebase_part(quick: bool) -> str:
     try:
-        from solver.gnomes_at_midnight import tablebase
+        from gnomekit.solver.gnomes_at_midnight import tablebase
     except ModuleNotFoundError:
         return "tablebase: not built (solver/gnomes_at_midnight/tablebase.py missing)"
-    from models.core.edition import read_toml_file
-    from models.gnomes_at_midnight.edition import edition_from_toml
+    from gnomekit.models.core.edition import read_toml_file
+    from gnomekit.models.gnomes_at_midnight.edition import edition_from_toml
 
     tiny = edition_from_toml(read_toml_file(Path(__file__).resolve().parents[1] / "tests" / "gnomes_at_midnight"
                                             / "data" / "tiny.toml"))

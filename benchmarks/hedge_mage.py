@@ -1,6 +1,6 @@
 """Hedge Mage benchmark: one table of speed ratios, every baseline run in this process on the same gardens.
 
-    python3 benchmarks/hedge_mage.py [--gardens 30] [--small 6]
+    python -m benchmarks.hedge_mage [--gardens 30] [--small 6]
 
 (a) all legal placements of all tiles: our bitboard enumeration (``enumerate_all``)
     vs a naive baseline (per candidate: the cover and 2x2 checks, then a copy of
@@ -19,24 +19,19 @@ an idle 2-core machine (``--gardens`` and ``--small`` shrink it).
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 import networkx as nx  # noqa: E402
-
-from models.core.grid import windows_2x2  # noqa: E402
-from models.hedge_mage.edition import HedgeMageEdition, default_edition  # noqa: E402
-from models.hedge_mage.placement import candidates, movement_points  # noqa: E402
-from models.hedge_mage.position import Garden  # noqa: E402
-from models.hedge_mage.setup import random_garden  # noqa: E402
-from solver.hedge_mage.placements import TilePlacements, enumerate_all  # noqa: E402
-from solver.hedge_mage.sat import DEFAULT_CONNECTIVITY, PlacementSat, plan_placements, sat_all  # noqa: E402
+from gnomekit.models.core.grid import windows_2x2  # noqa: E402
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, default_edition  # noqa: E402
+from gnomekit.models.hedge_mage.placement import candidates, movement_points  # noqa: E402
+from gnomekit.models.hedge_mage.position import Garden  # noqa: E402
+from gnomekit.models.hedge_mage.setup import random_garden  # noqa: E402
+from gnomekit.solver.hedge_mage.placements import TilePlacements, enumerate_all  # noqa: E402
+from gnomekit.solver.hedge_mage.sat import DEFAULT_CONNECTIVITY, PlacementSat, plan_placements, sat_all  # noqa: E402
 
 
 def naive_all(garden: Garden, edition: HedgeMageEdition, tiles: list[str]) -> list[TilePlacements]:

@@ -1,7 +1,7 @@
 """Maze running: states and time of the optimal-plan search at allowances 3..8, vs plain enumeration and
 vs the planning encoding (ratios, one run, one table).
 
-Usage: python3 benchmarks/hedge_mage_run.py [--allowances 3-8] [--setup 0,1] [--mid 1/5,2/6] [--no-small]
+Usage: python -m benchmarks.hedge_mage_run [--allowances 3-8] [--setup 0,1] [--mid 1/5,2/6] [--no-small]
        [--budget STATES] [--plain-cap STATES] [--encoding-limit SECONDS] [--tokens T]
        [--springshroom-tokens S] [--quick]
 
@@ -36,14 +36,14 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from models.hedge_mage.edition import HedgeMageEdition, default_edition
-from models.hedge_mage.position import Garden
-from models.hedge_mage.running import RunPosition, run_position_from_garden, running_score, settle_position
-from models.hedge_mage.running_notation import read_run
-from models.hedge_mage.setup import new_garden, random_garden
-from solver.core.result import Status
-from solver.hedge_mage.run_encoding import solve_run_encoding
-from solver.hedge_mage.running import bfs_plain, solve_run
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, default_edition
+from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.models.hedge_mage.running import RunPosition, run_position_from_garden, running_score, settle_position
+from gnomekit.models.hedge_mage.running_notation import read_run
+from gnomekit.models.hedge_mage.setup import new_garden, random_garden
+from gnomekit.solver.core.result import Status
+from gnomekit.solver.hedge_mage.run_encoding import solve_run_encoding
+from gnomekit.solver.hedge_mage.running import bfs_plain, solve_run
 
 SMALL = "+1 .  .P .  .p +"
 

@@ -1,6 +1,6 @@
 """Maze running: the inert-gnome relaxation vs searching the whole game at once (ratios, one run, one table).
 
-Usage: python3 benchmarks/hedge_mage_run_inert.py [--setup 1-6] [--allowances 3-6] [--budget STATES]
+Usage: python -m benchmarks.hedge_mage_run_inert [--setup 1-6] [--allowances 3-6] [--budget STATES]
        [--bounds] [--quick]
 
 Positions: ``gnomekit hedge-mage new --seed S`` made a running position with ``to-run --points N
@@ -25,11 +25,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from models.hedge_mage.edition import default_edition
-from models.hedge_mage.running import run_position_from_garden
-from models.hedge_mage.setup import new_garden
-from solver.core.result import Status
-from solver.hedge_mage.running import solve_run
+from gnomekit.models.hedge_mage.edition import default_edition
+from gnomekit.models.hedge_mage.running import run_position_from_garden
+from gnomekit.models.hedge_mage.setup import new_garden
+from gnomekit.solver.core.result import Status
+from gnomekit.solver.hedge_mage.running import solve_run
 
 
 def _range(text: str) -> list[int]:

@@ -1,6 +1,6 @@
 """Hexen Rennen benchmark: one table, every method run in this process on the same positions.
 
-    python3 benchmarks/hexen_rennen.py [--positions 40] [--max-steps 6] [--expect 10] [--small 20]
+    python -m benchmarks.hexen_rennen [--positions 40] [--max-steps 6] [--expect 10] [--small 20]
 
 (a) optimal chain (``solve_chain``: minimax and cooperative for every witch): time and states searched;
 (b) the z3 verifier on the same turns (bound proof + Optimize + two strategy proofs) vs the search:
@@ -23,20 +23,17 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from fractions import Fraction
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from gnomekit.models.hexen_rennen.edition import default_edition  # noqa: E402
+from gnomekit.models.hexen_rennen.setup import new_position, random_position  # noqa: E402
+from gnomekit.models.hexen_rennen.turn import Turn, movable_witches  # noqa: E402
+from gnomekit.solver.hexen_rennen.chain import solve_chain  # noqa: E402
+from gnomekit.solver.hexen_rennen.expect import expect_turn  # noqa: E402
+from gnomekit.solver.hexen_rennen.generate import rich_position  # noqa: E402
+from gnomekit.solver.hexen_rennen.smt import longest_chain, verify_turn  # noqa: E402
 
-from models.hexen_rennen.edition import default_edition  # noqa: E402
-from models.hexen_rennen.setup import new_position, random_position  # noqa: E402
-from models.hexen_rennen.turn import Turn, movable_witches  # noqa: E402
-from solver.hexen_rennen.chain import solve_chain  # noqa: E402
-from solver.hexen_rennen.expect import expect_turn  # noqa: E402
-from solver.hexen_rennen.generate import rich_position  # noqa: E402
-from solver.hexen_rennen.smt import longest_chain, verify_turn  # noqa: E402
 from tests.hexen_rennen.expect_reference import TooBig, reference_turn  # noqa: E402
 
 

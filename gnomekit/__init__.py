@@ -1,15 +1,45 @@
-"""gnomekit: rules verification and solvers for four tabletop games."""
+"""gnomekit: rules verification and solvers for four tabletop games.
 
-import os as _os
-import sys as _sys
+>>> import gnomekit
+>>> g = gnomekit.game("gnomes-at-midnight")
+>>> pos = g.new()
+>>> move = pos.legal_moves()[0]
+>>> pos.check(move).legal
+True
+
+See docs/api.md for every call, with examples for all four games.
+"""
+
+from gnomekit.api import GAMES, game, games, goals, hint, solve
+from gnomekit.models.core.errors import EditionError, GnomekitError, IllegalMoveError, NotationError, UsageError
+from gnomekit.models.core.protocol import CHANCE, TERMINAL, Game, Position, Report
+from gnomekit.models.core.violation import Violation
+from gnomekit.solver.core.budget import Budget, BudgetExhausted
+from gnomekit.solver.core.result import Result, Status
 
 __version__ = "0.1.0"
 
-# python-sat installs scripts named ``models.py`` (and others) into the same
-# ``bin/`` directory as our console script, and Python puts the script's
-# directory first on ``sys.path``, so ``import models`` would find that script
-# instead of our package.  A console script's directory never holds our code.
-if _sys.path and _sys.argv and _sys.argv[0]:
-    _script_dir = _os.path.dirname(_os.path.abspath(_sys.argv[0]))
-    if _os.path.isfile(_os.path.join(_script_dir, "models.py")):
-        _sys.path[:] = [p for p in _sys.path if _os.path.abspath(p or ".") != _script_dir]
+__all__ = [
+    "CHANCE",
+    "GAMES",
+    "TERMINAL",
+    "Budget",
+    "BudgetExhausted",
+    "EditionError",
+    "Game",
+    "GnomekitError",
+    "IllegalMoveError",
+    "NotationError",
+    "Position",
+    "Report",
+    "Result",
+    "Status",
+    "UsageError",
+    "Violation",
+    "__version__",
+    "game",
+    "games",
+    "goals",
+    "hint",
+    "solve",
+]

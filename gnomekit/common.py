@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from models.core.errors import GnomekitError, UsageError
+from gnomekit.models.core.errors import GnomekitError, UsageError
 
 OK, NO, BAD = 0, 1, 2
 

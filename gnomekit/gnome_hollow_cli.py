@@ -7,19 +7,19 @@ import re
 from typing import Any
 
 from gnomekit.common import NO, OK, Answer, add_common, read_source
-from models.core.errors import UsageError
-from models.core.hexgrid import hex_name
-from models.gnome_hollow.edition import GnomeHollowEdition, load_edition
-from models.gnome_hollow.notation import (
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.core.hexgrid import hex_name
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, load_edition
+from gnomekit.models.gnome_hollow.notation import (
     parse_placements,
     placement_to_text,
     position_to_json,
     position_to_text,
     read_position,
 )
-from models.gnome_hollow.placement import SequenceReport, check_sequence, legal_placements
-from models.gnome_hollow.position import Position
-from models.gnome_hollow.setup import new_position, random_position, variant_options
+from gnomekit.models.gnome_hollow.placement import SequenceReport, check_sequence, legal_placements
+from gnomekit.models.gnome_hollow.position import Position
+from gnomekit.models.gnome_hollow.setup import new_position, random_position, variant_options
 
 
 def edition_of(args: argparse.Namespace) -> GnomeHollowEdition:
@@ -208,7 +208,7 @@ def _parse_ref(text: str) -> tuple[tuple[int, int], int]:
 
 
 def _weights(args: argparse.Namespace) -> Any:
-    from solver.gnome_hollow.best import Weights
+    from gnomekit.solver.gnome_hollow.best import Weights
 
     try:
         return Weights.parse(args.weights)
@@ -224,7 +224,7 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
     if sum(modes) > 1:
         raise UsageError("choose one of --close NETWORK or --market")
     if args.market:
-        from solver.gnome_hollow.market import solve_market
+        from gnomekit.solver.gnome_hollow.market import solve_market
 
         res = solve_market(pos, ed)
         sets = res.witness["sets"]
@@ -235,7 +235,7 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
                         for s in sets))
         return Answer(data, text, OK if sets else NO)
     if args.close:
-        from solver.gnome_hollow.close import close_by_sat, close_by_search
+        from gnomekit.solver.gnome_hollow.close import close_by_sat, close_by_search
 
         ref = _parse_ref(args.close)
         fn = close_by_sat if args.method == "sat" else close_by_search
@@ -250,7 +250,7 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
         else:
             text = "unknown (time limit)"
         return Answer(data, text, OK if res.found else NO)
-    from solver.gnome_hollow.best import best_turn
+    from gnomekit.solver.gnome_hollow.best import best_turn
 
     res = best_turn(pos, ed, _weights(args), permits, args.time_limit)
     data = _best_json(res, ed)
@@ -299,7 +299,7 @@ def _best_text(d: dict[str, Any]) -> str:
 
 
 def cmd_hint(args: argparse.Namespace) -> Answer:
-    from solver.gnome_hollow.hint import hint
+    from gnomekit.solver.gnome_hollow.hint import hint
 
     pos, ed = load_position(args)
     permits = _permits(args, pos)

@@ -6,18 +6,18 @@ import argparse
 from typing import Any
 
 from gnomekit.common import NO, OK, Answer, add_common, read_source
-from models.core.errors import UsageError
-from models.gnomes_at_midnight.edition import BUNDLED, COLOURS, TERRAINS, MidnightEdition, load_edition
-from models.gnomes_at_midnight.moves import after_move, check_move, legal_moves
-from models.gnomes_at_midnight.notation import (
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.gnomes_at_midnight.edition import BUNDLED, COLOURS, TERRAINS, MidnightEdition, load_edition
+from gnomekit.models.gnomes_at_midnight.moves import after_move, check_move, legal_moves
+from gnomekit.models.gnomes_at_midnight.notation import (
     grid_lines,
     parse_move,
     position_to_json,
     position_to_text,
     read_position,
 )
-from models.gnomes_at_midnight.position import Position
-from models.gnomes_at_midnight.setup import new_position, random_position
+from gnomekit.models.gnomes_at_midnight.position import Position
+from gnomekit.models.gnomes_at_midnight.setup import new_position, random_position
 
 
 def edition_of(args: argparse.Namespace) -> MidnightEdition:
@@ -195,7 +195,7 @@ def _line_text(line: list[dict[str, Any]]) -> list[str]:
 
 
 def cmd_solve(args: argparse.Namespace) -> Answer:
-    from solver.gnomes_at_midnight.search import solve
+    from gnomekit.solver.gnomes_at_midnight.search import solve
 
     pos, ed = load_position(args)
     if args.tablebase:
@@ -229,7 +229,7 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
 
 
 def _cycle_arg(text: str | None, what: str) -> tuple[int, ...] | None:
-    from models.gnomes_at_midnight.edition import terrain_index
+    from gnomekit.models.gnomes_at_midnight.edition import terrain_index
 
     if not text:
         return None
@@ -262,7 +262,7 @@ def _progress() -> Any:
 
 
 def _tablebase_answer(pos: Position, ed: MidnightEdition, args: argparse.Namespace) -> Answer:
-    from solver.gnomes_at_midnight.tablebase import describe, load_or_build
+    from gnomekit.solver.gnomes_at_midnight.tablebase import describe, load_or_build
 
     cycles = []
     for s, flag in ((0, args.cycle_green), (1, args.cycle_blue)):
@@ -275,7 +275,7 @@ def _tablebase_answer(pos: Position, ed: MidnightEdition, args: argparse.Namespa
     value, turns = tb.lookup(pos)
     from dataclasses import replace as _replace
 
-    from models.gnomes_at_midnight.setup import new_position
+    from gnomekit.models.gnomes_at_midnight.setup import new_position
 
     start = _replace(new_position(ed, 0), known=(cycles[0], cycles[1]), dance=pos.dance)
     sv, st = tb.lookup(start)
@@ -290,7 +290,7 @@ def _tablebase_answer(pos: Position, ed: MidnightEdition, args: argparse.Namespa
                                                     "start": {"value": sv, "turns": st}},
     }
     if value == "win":
-        from solver.gnomes_at_midnight.search import solve as _solve
+        from gnomekit.solver.gnomes_at_midnight.search import solve as _solve
 
         res = _solve(pos, turns or 1)
         data["move"] = res.witness
@@ -308,7 +308,7 @@ def _tablebase_answer(pos: Position, ed: MidnightEdition, args: argparse.Namespa
 
 
 def cmd_hint(args: argparse.Namespace) -> Answer:
-    from solver.gnomes_at_midnight.hint import hint
+    from gnomekit.solver.gnomes_at_midnight.hint import hint
 
     pos, _ed = load_position(args)
     h = hint(pos, args.depth, args.decks)

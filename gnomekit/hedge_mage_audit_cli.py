@@ -15,11 +15,11 @@ from typing import Any
 
 from gnomekit import hedge_mage_play_cli as games
 from gnomekit.common import OK, Answer, add_common
-from models.core.errors import UsageError
-from models.hedge_mage.edition import HedgeMageEdition, load_edition
-from models.hedge_mage.notation import garden_to_text, placement_to_text
-from models.hedge_mage.placement import Placement
-from solver.hedge_mage.audit import (
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
+from gnomekit.models.hedge_mage.notation import garden_to_text, placement_to_text
+from gnomekit.models.hedge_mage.placement import Placement
+from gnomekit.solver.hedge_mage.audit import (
     POLICIES,
     PointsAudit,
     PolicyStats,

@@ -6,18 +6,18 @@ import argparse
 from typing import Any
 
 from gnomekit.common import BAD, NO, OK, Answer, add_common, read_source
-from models.core.errors import UsageError
-from models.hedge_mage.edition import HedgeMageEdition, load_edition
-from models.hedge_mage.notation import (
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
+from gnomekit.models.hedge_mage.notation import (
     garden_to_json,
     garden_to_text,
     parse_placement,
     placement_to_text,
     read_garden,
 )
-from models.hedge_mage.placement import Placement, PlacementReport, check_placement, with_held_tokens
-from models.hedge_mage.position import Garden
-from models.hedge_mage.setup import new_garden, random_garden
+from gnomekit.models.hedge_mage.placement import Placement, PlacementReport, check_placement, with_held_tokens
+from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.models.hedge_mage.setup import new_garden, random_garden
 
 del BAD
 
@@ -86,7 +86,7 @@ def cmd_show(args: argparse.Namespace) -> Answer:
 
 def draw_with(g: Garden, ed: HedgeMageEdition, marks: dict[tuple[int, int], str]) -> str:
     """The garden grid with some cells overwritten (for showing a placement)."""
-    from models.hedge_mage.notation import cell_token
+    from gnomekit.models.hedge_mage.notation import cell_token
 
     tokens = [[marks.get((r, c)) or cell_token(g, ed, (r, c)) for c in range(g.cols)]
               for r in range(g.rows)]
@@ -105,7 +105,7 @@ def placement_marks(g: Garden, ed: HedgeMageEdition, p: Placement) -> tuple[dict
     (tunnel, springshroom, mage, gnome: what the ``covers`` rule names), so that the conflict stays
     visible; each such cell is listed as "ROW,COL TOKEN (what, ...)" with the cell's own token.
     """
-    from models.hedge_mage.notation import cell_token
+    from gnomekit.models.hedge_mage.notation import cell_token
 
     marks: dict[tuple[int, int], str] = {}
     under: list[str] = []
@@ -161,7 +161,7 @@ def cmd_check(args: argparse.Namespace) -> Answer:
 
 
 def cmd_moves(args: argparse.Namespace) -> Answer:
-    from solver.hedge_mage.placements import enumerate_all, tiles_for
+    from gnomekit.solver.hedge_mage.placements import enumerate_all, tiles_for
 
     g, ed = load_garden(args)
     try:
@@ -170,12 +170,12 @@ def cmd_moves(args: argparse.Namespace) -> Answer:
         raise exc.located(source=position_name(args)) from None
     kept_note = ""
     if args.tile is None:  # the tile to place this round: the kept tile when the card names the given-away one
-        from solver.hedge_mage.best import tile_options
+        from gnomekit.solver.hedge_mage.best import tile_options
 
         regular = tile_options(g, ed, substitution=False)[0]
         tiles, kept_note = [regular.tile], regular.note
     if args.method == "sat":
-        from solver.hedge_mage.sat import sat_all
+        from gnomekit.solver.hedge_mage.sat import sat_all
 
         groups = sat_all(g, ed, tiles)
     else:

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from gnomekit.common import BAD, NO, OK, Answer, add_common, budget, read_source, table
-from models.core.errors import NotationError, UsageError
-from models.core.jsonpos import loads_with_positions, path_str
-from models.hedge_mage.edition import HedgeMageEdition, load_edition
-from solver.hedge_mage.play import (
+from gnomekit.models.core.errors import NotationError, UsageError
+from gnomekit.models.core.jsonpos import loads_with_positions, path_str
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
+from gnomekit.solver.hedge_mage.play import (
     DEFAULT_MAX_STATES,
     POLICIES,
     GameResult,

@@ -16,14 +16,14 @@ from collections.abc import Callable
 from typing import Any
 
 from gnomekit.common import NO, OK, Answer, budget, read_source
-from models.core.errors import GnomekitError, UsageError
-from models.hedge_mage.edition import HedgeMageEdition, load_edition
-from models.hedge_mage.notation import placement_to_text, read_garden
-from models.hedge_mage.running import RunPosition, execute_plan, run_position_from_garden, settle_position
-from models.hedge_mage.running_notation import action_to_text, is_run_text, read_run, run_to_json, run_to_text
-from solver.core.result import Status
-from solver.hedge_mage.round import OBJECTIVE, RoundChoice, solve_round
-from solver.hedge_mage.run_hint import RunHint, StepWords, run_hint, value_words
+from gnomekit.models.core.errors import GnomekitError, UsageError
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
+from gnomekit.models.hedge_mage.notation import placement_to_text, read_garden
+from gnomekit.models.hedge_mage.running import RunPosition, execute_plan, run_position_from_garden, settle_position
+from gnomekit.models.hedge_mage.running_notation import action_to_text, is_run_text, read_run, run_to_json, run_to_text
+from gnomekit.solver.core.result import Status
+from gnomekit.solver.hedge_mage.round import OBJECTIVE, RoundChoice, solve_round
+from gnomekit.solver.hedge_mage.run_hint import RunHint, StepWords, run_hint, value_words
 
 Verb = Callable[[argparse.Namespace], Answer]
 

@@ -15,10 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 from gnomekit.common import NO, OK, Answer, add_common, budget, read_source
-from models.core.errors import UsageError
-from models.hedge_mage.edition import HedgeMageEdition, load_edition
-from models.hedge_mage.notation import read_garden
-from models.hedge_mage.running import (
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
+from gnomekit.models.hedge_mage.notation import read_garden
+from gnomekit.models.hedge_mage.running import (
     Event,
     PlanReport,
     RunPosition,
@@ -27,7 +27,7 @@ from models.hedge_mage.running import (
     running_score,
     settle_position,
 )
-from models.hedge_mage.running_notation import (
+from gnomekit.models.hedge_mage.running_notation import (
     action_to_text,
     is_run_text,
     parse_plan,
@@ -140,14 +140,14 @@ def cmd_run_check(args: argparse.Namespace, text: str, name: str) -> Answer:
 
 
 def cmd_run_solve(args: argparse.Namespace, text: str, name: str) -> Answer:
-    from solver.core.result import Status
-    from solver.hedge_mage.running import solve_run
+    from gnomekit.solver.core.result import Status
+    from gnomekit.solver.hedge_mage.running import solve_run
 
     pos, ed, woke = _load(args, text, name)
     if pos.transit is not None:  # pragma: no cover - the notation cannot express it
         raise UsageError("the position has a character passing through another")
     if getattr(args, "run_method", "search") == "encoding":  # the second exact method (small positions)
-        from solver.hedge_mage.run_encoding import solve_run_encoding
+        from gnomekit.solver.hedge_mage.run_encoding import solve_run_encoding
         res = solve_run_encoding(pos, ed, time_limit=args.time_limit, shortest=True)
     else:
         shown = None if args.json else _progress_line()

@@ -7,13 +7,13 @@ from typing import Any
 
 from gnomekit.common import NO, OK, Answer, add_common
 from gnomekit.hedge_mage_cli import draw_with, load_garden, position_name
-from models.core.errors import UsageError
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.notation import placement_to_text
-from models.hedge_mage.placement import Placement, movement_points
-from models.hedge_mage.position import Garden
-from solver.core.result import Result, Status
-from solver.hedge_mage.best import (
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.notation import placement_to_text
+from gnomekit.models.hedge_mage.placement import Placement, movement_points
+from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.solver.core.result import Result, Status
+from gnomekit.solver.hedge_mage.best import (
     NO_PLACEMENT,
     TIE_BREAK,
     Choice,
@@ -25,7 +25,7 @@ from solver.hedge_mage.best import (
     hint,
     plan,
 )
-from solver.hedge_mage.placements import tiles_for
+from gnomekit.solver.hedge_mage.placements import tiles_for
 
 GOAL_WORDS = {"points": "most movement points", "block": "hardest maze for the invader"}
 

@@ -6,9 +6,9 @@ import argparse
 from typing import Any
 
 from gnomekit.common import NO, OK, Answer, add_common, budget, read_source, table
-from models.core.errors import UsageError
-from models.hexen_rennen.edition import STOP, HexenEdition, load_edition
-from models.hexen_rennen.notation import (
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.hexen_rennen.edition import STOP, HexenEdition, load_edition
+from gnomekit.models.hexen_rennen.notation import (
     parse_turn,
     position_to_json,
     position_to_text,
@@ -16,9 +16,9 @@ from models.hexen_rennen.notation import (
     turn_to_json,
     turn_to_text,
 )
-from models.hexen_rennen.position import Position, card_name
-from models.hexen_rennen.setup import new_position, parse_split, random_position
-from models.hexen_rennen.turn import Rules, Step, TurnReport, choice_name, replay
+from gnomekit.models.hexen_rennen.position import Position, card_name
+from gnomekit.models.hexen_rennen.setup import new_position, parse_split, random_position
+from gnomekit.models.hexen_rennen.turn import Rules, Step, TurnReport, choice_name, replay
 
 
 def edition_of(args: argparse.Namespace) -> HexenEdition:
@@ -45,7 +45,7 @@ def need_roll(args: argparse.Namespace, ed: HexenEdition) -> int:
 
 def draw_track(p: Position, ed: HexenEdition, mark: dict[int, str] | None = None) -> str:
     """The track as rows of one stage: field number, tile token, witch letters (lower case)."""
-    from models.hexen_rennen.notation import tile_token
+    from gnomekit.models.hexen_rennen.notation import tile_token
 
     mark = mark or {}
     occ = {f: c for c, ps in p.witches for f in ps}
@@ -192,7 +192,7 @@ def cmd_check(args: argparse.Namespace) -> Answer:
 
 
 def cmd_moves(args: argparse.Namespace) -> Answer:
-    from solver.hexen_rennen.moves import all_turns
+    from gnomekit.solver.hexen_rennen.moves import all_turns
 
     p, ed = load_position(args)
     roll = need_roll(args, ed)
@@ -224,7 +224,7 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
     if args.expect:
         return _solve_expect(args, p, ed)
     roll = need_roll(args, ed)
-    from solver.hexen_rennen.chain import solve_chain
+    from gnomekit.solver.hexen_rennen.chain import solve_chain
 
     sol = solve_chain(p, ed, roll, rules_of(args))
     data: dict[str, Any] = {
@@ -239,7 +239,7 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
         "stats": {"nodes": sol.nodes, "seconds": round(sol.seconds, 4)},
     }
     if args.verify:
-        from solver.hexen_rennen.smt import verify_solution
+        from gnomekit.solver.hexen_rennen.smt import verify_solution
 
         v = verify_solution(p, ed, roll, sol, rules_of(args))
         data["verified"] = v.to_json()
@@ -276,7 +276,7 @@ MAX_NODES = 150000  # --expect default: states, all witches together; 10-35 s CP
 
 
 def _solve_expect(args: argparse.Namespace, p: Position, ed: HexenEdition) -> Answer:
-    from solver.hexen_rennen.expect import expect_turn
+    from gnomekit.solver.hexen_rennen.expect import expect_turn
 
     rolls = [need_roll(args, ed)] if args.roll is not None else None
     res = expect_turn(p, ed, rules_of(args), rolls=rolls, max_nodes=budget(args.max_nodes, "--max-nodes"), bounded=True)
@@ -331,7 +331,7 @@ def _expect_bounds(args: argparse.Namespace, p: Position, res: Any, data: dict[s
 
 
 def cmd_hint(args: argparse.Namespace) -> Answer:
-    from solver.hexen_rennen.hint import hint
+    from gnomekit.solver.hexen_rennen.hint import hint
 
     p, ed = load_position(args)
     roll = need_roll(args, ed)
@@ -340,7 +340,7 @@ def cmd_hint(args: argparse.Namespace) -> Answer:
 
 
 def cmd_play(args: argparse.Namespace) -> Answer:
-    from solver.hexen_rennen.play import play_game
+    from gnomekit.solver.hexen_rennen.play import play_game
 
     ed = edition_of(args)
     g = play_game(ed, args.players, args.seed, args.policy, rules_of(args), max_turns=args.max_turns)
@@ -348,7 +348,7 @@ def cmd_play(args: argparse.Namespace) -> Answer:
 
 
 def cmd_audit(args: argparse.Namespace) -> Answer:
-    from solver.hexen_rennen.audit import audit
+    from gnomekit.solver.hexen_rennen.audit import audit
 
     ed = edition_of(args)
     a = audit(ed, args.games, args.players, args.seed, args.policy, rules_of(args))

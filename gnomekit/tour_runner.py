@@ -8,15 +8,15 @@ import sys
 import time
 
 from gnomekit.common import NO, OK, Answer, table
-from models.core.errors import UsageError
-from solver.core.puzzles import PuzzleOutcome
+from gnomekit.models.core.errors import UsageError
+from gnomekit.solver.core.puzzles import PuzzleOutcome
 
 # (game command name, module with puzzle_files() and run_puzzle(path))
 TOUR_GAMES = [
-    ("hedge-mage", "solver.hedge_mage.puzzles"),
-    ("gnome-hollow", "solver.gnome_hollow.puzzles"),
-    ("gnomes-at-midnight", "solver.gnomes_at_midnight.puzzles"),
-    ("hexen-rennen", "solver.hexen_rennen.puzzles"),
+    ("hedge-mage", "gnomekit.solver.hedge_mage.puzzles"),
+    ("gnome-hollow", "gnomekit.solver.gnome_hollow.puzzles"),
+    ("gnomes-at-midnight", "gnomekit.solver.gnomes_at_midnight.puzzles"),
+    ("hexen-rennen", "gnomekit.solver.hexen_rennen.puzzles"),
 ]
 
 

@@ -44,12 +44,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gnomekit.models.core.edition import parse_toml
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, default_edition, edition_from_toml, load_edition
+from gnomekit.models.hedge_mage.notation import GARDEN_KEYS, parse_placement, read_garden
+from gnomekit.models.hedge_mage.placement import ORIENTATION_NAMES
 
 from gnomekit.cli import build_parser, main
-from models.core.edition import parse_toml
-from models.hedge_mage.edition import HedgeMageEdition, default_edition, edition_from_toml, load_edition
-from models.hedge_mage.notation import GARDEN_KEYS, parse_placement, read_garden
-from models.hedge_mage.placement import ORIENTATION_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -273,7 +273,7 @@ def test_toml_block_loads(block: Block) -> None:
     if "edition" in block.attrs:
         edition_from_toml(parse_toml(block.text, block.where))
     if "puzzle" in block.attrs:  # must load, and the solvers must confirm its stored answer
-        from solver.hedge_mage.puzzles import run_puzzle
+        from gnomekit.solver.hedge_mage.puzzles import run_puzzle
 
         assert "file" in block.attrs, f"{block.where}: a puzzle block shows a file in docs/examples"
         outcome = run_puzzle(EXAMPLES / block.attrs["file"])
@@ -282,7 +282,7 @@ def test_toml_block_loads(block: Block) -> None:
 
 def orientation_picture(tile_name: str) -> str:
     """The eight orientations of a default-edition tile, two rows of four pictures."""
-    from models.core.grid import transform
+    from gnomekit.models.core.grid import transform
 
     tile = default_edition().tiles[tile_name]
     pics: list[tuple[str, list[str]]] = []
@@ -366,7 +366,7 @@ def test_example_files_read() -> None:
         if game is not None:
             _read_other_game_example(game, f)
         elif f.name.endswith("puzzle.toml"):
-            from solver.hedge_mage.puzzles import load_puzzle
+            from gnomekit.solver.hedge_mage.puzzles import load_puzzle
 
             load_puzzle(f)
         elif f.suffix == ".toml":
@@ -378,7 +378,7 @@ def test_example_files_read() -> None:
         elif f.suffix in (".txt", ".json"):
             text = f.read_text(encoding="utf-8")
             if _is_run(text):  # a maze running position
-                from models.hedge_mage.running_notation import read_run
+                from gnomekit.models.hedge_mage.running_notation import read_run
 
                 read_run(text, f.name, ed)
             elif f.name.startswith("bad-"):
@@ -412,7 +412,7 @@ def test_block_equals_example_file(block: Block) -> None:
 
 def _is_run(text: str) -> bool:
     try:
-        from models.hedge_mage.running_notation import is_run_text
+        from gnomekit.models.hedge_mage.running_notation import is_run_text
     except ImportError:  # pragma: no cover - the running engine is optional
         return False
     return is_run_text(text)
@@ -526,7 +526,7 @@ def test_random_play_dead_round_figures() -> None:
     """rules/hedge-mage.md quotes how often random play meets a round with no legal placement."""
     from collections import Counter
 
-    from models.hedge_mage.setup import random_garden
+    from gnomekit.models.hedge_mage.setup import random_garden
 
     ed = default_edition()
     first_dead: Counter[int] = Counter()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import gnomekit.solver.hedge_mage.puzzles as hm_puzzles
 import pytest
 
-import solver.hedge_mage.puzzles as hm_puzzles
 from gnomekit.cli import main
 
 

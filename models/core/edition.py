@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from models.core.errors import EditionError
+from gnomekit.models.core.errors import EditionError
 
 _TOML_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 

@@ -7,6 +7,8 @@ offending text, so the CLI can print a precise message and exit with status 2.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class GnomekitError(ValueError):
     """Base class: a problem with something the user gave us."""
@@ -74,7 +76,17 @@ class EditionError(GnomekitError):
 
 
 class IllegalMoveError(GnomekitError):
-    """A well-formed move or placement that the rules forbid."""
+    """A well-formed move or placement that the rules forbid; ``violations`` lists every broken rule."""
+
+    def __init__(self, message: str, *, violations: tuple[Any, ...] = (), **where: Any) -> None:
+        super().__init__(message, **where)
+        self.violations = tuple(violations)
+
+    def to_json(self) -> dict[str, object]:
+        out = super().to_json()
+        if self.violations:
+            out["violations"] = [v.to_json() for v in self.violations]
+        return out
 
 
 class UsageError(GnomekitError):

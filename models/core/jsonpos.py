@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from models.core.errors import NotationError
+from gnomekit.models.core.errors import NotationError
 
 Path = tuple[str | int, ...]
 

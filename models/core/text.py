@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from models.core.errors import NotationError
+from gnomekit.models.core.errors import NotationError
 
 
 def header_index(lines: list[str], header: str, source: str) -> int:

@@ -12,9 +12,9 @@ from functools import cache, cached_property
 from pathlib import Path as FsPath
 from typing import Any
 
-from models.core.edition import TomlSource, check_game, is_int, read_bundled_toml, read_toml_file
-from models.core.hexgrid import DIRECTIONS, ORIENTATIONS, opposite, orient_edge
-from models.gnome_hollow.shapes import canonical
+from gnomekit.models.core.edition import TomlSource, check_game, is_int, read_bundled_toml, read_toml_file
+from gnomekit.models.core.hexgrid import DIRECTIONS, ORIENTATIONS, opposite, orient_edge
+from gnomekit.models.gnome_hollow.shapes import canonical
 
 STUMP_ID = "S"
 PATH_KINDS = ("sharp", "wide", "straight")
@@ -542,7 +542,7 @@ def _track(src: TomlSource, raw: Any, what: str, length: int) -> tuple[int, ...]
 @cache
 def default_edition() -> GnomeHollowEdition:
     """The bundled, reconstructed default edition."""
-    return edition_from_toml(read_bundled_toml("models.gnome_hollow.data", "default.toml"))
+    return edition_from_toml(read_bundled_toml("gnomekit.models.gnome_hollow.data", "default.toml"))
 
 
 def load_edition(path: str | FsPath | None) -> GnomeHollowEdition:

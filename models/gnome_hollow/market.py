@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.gnome_hollow.edition import GnomeHollowEdition
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
 
 
 @dataclass(frozen=True)

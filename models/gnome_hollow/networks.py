@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.core.hexgrid import Hex, neighbour, opposite
-from models.gnome_hollow.edition import GnomeHollowEdition, Tile
+from gnomekit.models.core.hexgrid import Hex, neighbour, opposite
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, Tile
 
 PathKey = tuple[Hex, int]  # (cell, path index on that tile)
 WILDFLOWER_RULES = ("fresh", "dead-end")

@@ -25,12 +25,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from models.core.errors import NotationError
-from models.core.hexgrid import Hex
-from models.core.jsonpos import JsonReader, loads_with_positions
-from models.gnome_hollow.edition import GnomeHollowEdition
-from models.gnome_hollow.placement import Placement
-from models.gnome_hollow.position import (
+from gnomekit.models.core.errors import NotationError
+from gnomekit.models.core.hexgrid import Hex
+from gnomekit.models.core.jsonpos import JsonReader, loads_with_positions
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
+from gnomekit.models.gnome_hollow.placement import Placement
+from gnomekit.models.gnome_hollow.position import (
     FLOWERS,
     MARKET,
     Gnome,

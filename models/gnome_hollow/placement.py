@@ -24,11 +24,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.core.errors import NotationError
-from models.core.hexgrid import Hex, hex_name, neighbour, opposite
-from models.gnome_hollow.edition import GnomeHollowEdition
-from models.gnome_hollow.networks import ClosedNetwork, Networks
-from models.gnome_hollow.position import Gnome, Placed, Position, edge_mismatches
+from gnomekit.models.core.errors import NotationError
+from gnomekit.models.core.hexgrid import Hex, hex_name, neighbour, opposite
+from gnomekit.models.core.violation import Violation
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
+from gnomekit.models.gnome_hollow.networks import ClosedNetwork, Networks
+from gnomekit.models.gnome_hollow.position import Gnome, Placed, Position, edge_mismatches
 
 
 @dataclass(frozen=True)
@@ -46,13 +47,6 @@ class Placement:
         return Placed(self.tile, self.cell, self.orientation)
 
 
-@dataclass(frozen=True)
-class Violation:
-    rule: str
-    message: str
-
-    def to_json(self) -> dict[str, str]:
-        return {"rule": self.rule, "message": self.message}
 
 
 @dataclass(frozen=True)
@@ -300,7 +294,7 @@ def _claims(nets: Networks, gnome_keys: list[tuple[Gnome, Any]]) -> dict[int, li
 
 def legal_cells(pos: Position, nets: Networks) -> list[Hex]:
     """Empty cells adjacent to the garden, sorted (row, then column)."""
-    from models.core.hexgrid import frontier
+    from gnomekit.models.core.hexgrid import frontier
 
     return sorted(frontier(nets.grid), key=lambda c: (c[1], c[0]))
 

@@ -15,9 +15,9 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from models.core.hexgrid import Hex, are_adjacent, hex_name, neighbour, opposite
-from models.gnome_hollow.edition import STUMP_ID, GnomeHollowEdition
-from models.gnome_hollow.networks import ClosedNetwork, Networks, PathKey, replay
+from gnomekit.models.core.hexgrid import Hex, are_adjacent, hex_name, neighbour, opposite
+from gnomekit.models.gnome_hollow.edition import STUMP_ID, GnomeHollowEdition
+from gnomekit.models.gnome_hollow.networks import ClosedNetwork, Networks, PathKey, replay
 
 MARKET = "market"  # the Stump: the Pinwheel Market
 FLOWERS = "flowers"  # the Flower Market
@@ -314,7 +314,7 @@ def edge_mismatches(edition: GnomeHollowEdition, grid: dict[Hex, Placed], t: Pla
         mine = tile.edge_path[t.orientation][e] >= 0
         theirs = ut.edge_path[u.orientation][opposite(e)] >= 0
         if mine != theirs:
-            from models.core.hexgrid import EDGE_NAMES
+            from gnomekit.models.core.hexgrid import EDGE_NAMES
 
             what = ("has a path" if mine else "is grass")
             other = ("grass" if mine else "a path")

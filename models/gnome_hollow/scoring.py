@@ -18,12 +18,12 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from models.core.errors import IllegalMoveError
-from models.gnome_hollow.edition import GnomeHollowEdition, row_shape
-from models.gnome_hollow.market import make_change, open_sales, treasure_points
-from models.gnome_hollow.networks import ClosedNetwork, PathKey
-from models.gnome_hollow.placement import Placement, check_sequence, legal_placements
-from models.gnome_hollow.position import FLOWERS, MARKET, Gnome, PlayerState, Position, markers_moved
+from gnomekit.models.core.errors import IllegalMoveError
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, row_shape
+from gnomekit.models.gnome_hollow.market import make_change, open_sales, treasure_points
+from gnomekit.models.gnome_hollow.networks import ClosedNetwork, PathKey
+from gnomekit.models.gnome_hollow.placement import Placement, check_sequence, legal_placements
+from gnomekit.models.gnome_hollow.position import FLOWERS, MARKET, Gnome, PlayerState, Position, markers_moved
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
-from models.core.errors import UsageError
-from models.gnome_hollow.edition import GnomeHollowEdition
-from models.gnome_hollow.position import VARIANTS, Gnome, PlayerState, Position
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
+from gnomekit.models.gnome_hollow.position import VARIANTS, Gnome, PlayerState, Position
 
 PLAYER_NAMES = ("red", "blue", "green", "yellow", "purple", "orange")
 
@@ -75,7 +75,7 @@ def new_position(edition: GnomeHollowEdition, players: int = 2, seed: int = 0,
 def random_position(edition: GnomeHollowEdition, seed: int, turns: int, players: int = 2,
                     options: dict[str, str] | None = None) -> Position:
     """A table after ``turns`` random legal turns from setup (see models.gnome_hollow.scoring.random_turn)."""
-    from models.gnome_hollow.scoring import random_turn
+    from gnomekit.models.gnome_hollow.scoring import random_turn
 
     if turns < 0:
         raise UsageError("--turns must be 0 or more")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from models.core.grid import normalise
-from models.core.hexgrid import Hex
+from gnomekit.models.core.grid import normalise
+from gnomekit.models.core.hexgrid import Hex
 
 Shape = tuple[Hex, ...]
 

@@ -12,8 +12,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from models.core.edition import TomlSource, edition_meta, is_int, read_bundled_toml, read_toml_file, whole_number
-from models.core.grid import Cell, normalise
+from gnomekit.models.core.edition import (
+    TomlSource,
+    edition_meta,
+    is_int,
+    read_bundled_toml,
+    read_toml_file,
+    whole_number,
+)
+from gnomekit.models.core.grid import Cell, normalise
 
 TERRAINS: tuple[str, ...] = ("grass", "tulips", "cobblestone")
 TERRAIN_LETTERS = "GTC"  # index i: letter of TERRAINS[i]
@@ -244,7 +251,7 @@ def edition_from_toml(src: TomlSource) -> MidnightEdition:
 @cache
 def bundled_edition(name: str) -> MidnightEdition:
     """A bundled edition by name (``default`` or ``mini``)."""
-    return edition_from_toml(read_bundled_toml("models.gnomes_at_midnight.data", f"{name}.toml"))
+    return edition_from_toml(read_bundled_toml("gnomekit.models.gnomes_at_midnight.data", f"{name}.toml"))
 
 
 def default_edition() -> MidnightEdition:

@@ -15,9 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from models.core.grid import Cell
-from models.gnomes_at_midnight.edition import COLOURS, TERRAINS
-from models.gnomes_at_midnight.position import NO_CARD, Counts, Position, counts_of, dance_by_anchor
+from gnomekit.models.core.grid import Cell
+from gnomekit.models.core.violation import Violation
+from gnomekit.models.gnomes_at_midnight.edition import COLOURS, TERRAINS
+from gnomekit.models.gnomes_at_midnight.position import NO_CARD, Counts, Position, counts_of, dance_by_anchor
 
 STEP, PAIR, ADD, PASS = "step", "pair", "add", "pass"
 WIN_TOADSTOOLS, WIN_BUMPS, WIN_DANCE = "toadstools", "bumps", "dance"
@@ -102,16 +103,6 @@ def legal_adds(pos: Position) -> list[Move]:
     return out
 
 
-@dataclass(frozen=True)
-class Violation:
-    """One rule a move breaks, with the squares involved."""
-
-    rule: str
-    message: str
-    cells: tuple[Cell, ...] = ()
-
-    def to_json(self) -> dict[str, object]:
-        return {"rule": self.rule, "message": self.message, "cells": [list(c) for c in self.cells]}
 
 
 def _name(c: Cell) -> str:

@@ -32,14 +32,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from models.core.errors import NotationError
-from models.core.grid import Cell, normalise
-from models.core.jsonpos import JsonReader, loads_with_positions
-from models.core.text import header_index
-from models.gnomes_at_midnight.edition import COLOURS, TERRAIN_LETTERS, TERRAINS, MidnightEdition, terrain_index
-from models.gnomes_at_midnight.moves import ADD, PAIR, PASS, STEP, Move
-from models.gnomes_at_midnight.position import NO_CARD, Board, Position, counts_of
-from models.gnomes_at_midnight.setup import new_position
+from gnomekit.models.core.errors import NotationError
+from gnomekit.models.core.grid import Cell, normalise
+from gnomekit.models.core.jsonpos import JsonReader, loads_with_positions
+from gnomekit.models.core.text import header_index
+from gnomekit.models.gnomes_at_midnight.edition import (
+    COLOURS,
+    TERRAIN_LETTERS,
+    TERRAINS,
+    MidnightEdition,
+    terrain_index,
+)
+from gnomekit.models.gnomes_at_midnight.moves import ADD, PAIR, PASS, STEP, Move
+from gnomekit.models.gnomes_at_midnight.position import NO_CARD, Board, Position, counts_of
+from gnomekit.models.gnomes_at_midnight.setup import new_position
 
 HEADER = "gnomes-at-midnight position"
 GAME = "gnomes-at-midnight"

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
-from models.core.grid import KING, Cell, normalise, transform
-from models.gnomes_at_midnight.edition import COLOURS, TERRAIN_LETTERS, TERRAINS
+from gnomekit.models.core.grid import KING, Cell, normalise, transform
+from gnomekit.models.gnomes_at_midnight.edition import COLOURS, TERRAIN_LETTERS, TERRAINS
 
 GREEN, BLUE = 0, 1
 NO_CARD = -1
@@ -233,7 +233,7 @@ class Position:
 
     def warnings(self, gnomes_per_side: int | None = None) -> list[str]:
         """Things no game reaches, but the rules can still be applied to."""
-        from models.gnomes_at_midnight.moves import win_conditions
+        from gnomekit.models.gnomes_at_midnight.moves import win_conditions
 
         out: list[str] = []
         if gnomes_per_side is not None:

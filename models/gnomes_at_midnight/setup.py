@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 
-from models.core.errors import UsageError
-from models.gnomes_at_midnight.edition import MidnightEdition
-from models.gnomes_at_midnight.moves import after_move, legal_moves, next_position
-from models.gnomes_at_midnight.position import NO_CARD, Board, Position
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.gnomes_at_midnight.edition import MidnightEdition
+from gnomekit.models.gnomes_at_midnight.moves import after_move, legal_moves, next_position
+from gnomekit.models.gnomes_at_midnight.position import NO_CARD, Board, Position
 
 
 def edition_board(ed: MidnightEdition) -> Board:

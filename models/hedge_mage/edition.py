@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from models.core.edition import (
+from gnomekit.models.core.edition import (
     TomlSource,
     check_game,
     is_int,
@@ -21,8 +21,8 @@ from models.core.edition import (
     unknown_keys,
     whole_number,
 )
-from models.core.grid import Cell, is_edge_connected, transform
-from models.hedge_mage.scoring import RunningRules, parse_running_rules
+from gnomekit.models.core.grid import Cell, is_edge_connected, transform
+from gnomekit.models.hedge_mage.scoring import RunningRules, parse_running_rules
 
 # Gardens larger than this are surely typing mistakes (the notations cap them too).
 MAX_SIDE = 64
@@ -342,7 +342,7 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
 @cache
 def default_edition() -> HedgeMageEdition:
     """The bundled, reconstructed default edition."""
-    return edition_from_toml(read_bundled_toml("models.hedge_mage.data", "default.toml"))
+    return edition_from_toml(read_bundled_toml("gnomekit.models.hedge_mage.data", "default.toml"))
 
 
 def load_edition(path: str | Path | None) -> HedgeMageEdition:

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from models.core.grid import Cell
+from gnomekit.models.core.grid import Cell
 
 WHATS = ("hedge", "ground", "tunnel", "springshroom", "mage", "gnome")
 SCOPES = ("adjacent", "row", "column", "line", "same")

@@ -29,12 +29,12 @@ import re
 import string
 from typing import Any
 
-from models.core.errors import NotationError
-from models.core.grid import Cell
-from models.core.jsonpos import JsonReader, loads_with_positions
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.placement import ORIENTATION_NAMES, Placement, placement_at
-from models.hedge_mage.position import Garden, Gnome, Hedge, Mage, Problem
+from gnomekit.models.core.errors import NotationError
+from gnomekit.models.core.grid import Cell
+from gnomekit.models.core.jsonpos import JsonReader, loads_with_positions
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.placement import ORIENTATION_NAMES, Placement, placement_at
+from gnomekit.models.hedge_mage.position import Garden, Gnome, Hedge, Mage, Problem
 
 HEADER = "hedge-mage garden"
 HEDGE_LETTERS = string.ascii_lowercase

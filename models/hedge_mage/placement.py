@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from models.core.grid import Cell, all_cells, orthogonal_neighbours, windows_containing
-from models.hedge_mage.edition import HedgeMageEdition, Orientation, Tile
-from models.hedge_mage.position import Garden, ground_components
+from gnomekit.models.core.grid import Cell, all_cells, orthogonal_neighbours, windows_containing
+from gnomekit.models.core.violation import Violation
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, Orientation, Tile
+from gnomekit.models.hedge_mage.position import Garden, ground_components
 
 ORIENTATION_NAMES = ("R0", "R90", "R180", "R270", "F0", "F90", "F180", "F270")
 
@@ -67,16 +68,6 @@ def orientation_of(tile: Tile, placement: Placement) -> Orientation | None:
 # Explanations
 
 
-@dataclass
-class Violation:
-    """One broken rule: a stable code, a sentence, and the cells involved."""
-
-    rule: str
-    message: str
-    cells: list[Cell]
-
-    def to_json(self) -> dict[str, object]:
-        return {"rule": self.rule, "message": self.message, "cells": [list(c) for c in self.cells]}
 
 
 @dataclass
@@ -288,7 +279,7 @@ def apply_placement(garden: Garden, edition: HedgeMageEdition, placement: Placem
     """The garden after a placement (call only with a legal one)."""
     from dataclasses import replace
 
-    from models.hedge_mage.position import Hedge
+    from gnomekit.models.hedge_mage.position import Hedge
 
     g = garden.with_hedge(Hedge(placement.tile, placement.cells, placement.sigil), placement.tokens)
     remaining = list(garden.remaining_tiles)

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from models.core.grid import Cell, all_cells, orthogonal_neighbours, windows_2x2
-from models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.core.grid import Cell, all_cells, orthogonal_neighbours, windows_2x2
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 
 
 @dataclass(frozen=True, order=True)

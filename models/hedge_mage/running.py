@@ -29,10 +29,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from models.core.grid import Cell
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.enchantments import Cond, holds
-from models.hedge_mage.position import Garden
+from gnomekit.models.core.grid import Cell
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.enchantments import Cond, holds
+from gnomekit.models.hedge_mage.position import Garden
 
 ORTH = ((-1, 0), (0, 1), (1, 0), (0, -1))
 

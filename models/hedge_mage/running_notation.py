@@ -40,12 +40,12 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from models.core.errors import NotationError
-from models.core.grid import Cell
-from models.core.jsonpos import loads_with_positions
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.notation import _hedge_letter, _JsonReader, garden_from_json_data, garden_from_text
-from models.hedge_mage.running import Action, RGnome, RunPosition, board_of, cname
+from gnomekit.models.core.errors import NotationError
+from gnomekit.models.core.grid import Cell
+from gnomekit.models.core.jsonpos import loads_with_positions
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.notation import _hedge_letter, _JsonReader, garden_from_json_data, garden_from_text
+from gnomekit.models.hedge_mage.running import Action, RGnome, RunPosition, board_of, cname
 
 HEADER = "hedge-mage run"
 RUN_KEYS = ("enchantments", "points", "spent", "tokens", "springshroom-tokens", "sigil-tokens", "rescued", "used",

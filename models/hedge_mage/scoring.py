@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.hedge_mage.enchantments import Cond, parse_condition
+from gnomekit.models.hedge_mage.enchantments import Cond, parse_condition
 
 BONUSES = ("movement", "springshroom", "sigil", "none")
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from models.core.errors import UsageError
-from models.core.grid import Cell
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.placement import Board, apply_placement, legal_placements
-from models.hedge_mage.position import Garden, Gnome, Mage
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.core.grid import Cell
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.placement import Board, apply_placement, legal_placements
+from gnomekit.models.hedge_mage.position import Garden, Gnome, Mage
 
 
 def tunnels_for(edition: HedgeMageEdition, enchantments: tuple[str, ...]) -> tuple[Cell, ...]:

@@ -15,7 +15,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from models.core.edition import TomlSource, edition_meta, is_int, read_bundled_toml, read_toml_file, unknown_keys
+from gnomekit.models.core.edition import (
+    TomlSource,
+    edition_meta,
+    is_int,
+    read_bundled_toml,
+    read_toml_file,
+    unknown_keys,
+)
 
 SYMBOL = 0  # the value of a symbol tile or card (number values are >= 1)
 STOP = -1  # a decision to play no card
@@ -227,7 +234,7 @@ def edition_from_toml(src: TomlSource) -> HexenEdition:
 @cache
 def default_edition() -> HexenEdition:
     """The bundled, reconstructed default edition."""
-    return edition_from_toml(read_bundled_toml("models.hexen_rennen.data", "default.toml"))
+    return edition_from_toml(read_bundled_toml("gnomekit.models.hexen_rennen.data", "default.toml"))
 
 
 def load_edition(path: str | Path | None) -> HexenEdition:

@@ -31,12 +31,12 @@ import json
 import re
 from typing import Any
 
-from models.core.errors import NotationError
-from models.core.jsonpos import JsonReader, loads_with_positions
-from models.core.text import header_index
-from models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition
-from models.hexen_rennen.position import Position, Tile, card_json, card_name
-from models.hexen_rennen.turn import Decision, TurnPlan, choice_name
+from gnomekit.models.core.errors import NotationError
+from gnomekit.models.core.jsonpos import JsonReader, loads_with_positions
+from gnomekit.models.core.text import header_index
+from gnomekit.models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition
+from gnomekit.models.hexen_rennen.position import Position, Tile, card_json, card_name
+from gnomekit.models.hexen_rennen.turn import Decision, TurnPlan, choice_name
 
 HEADER = "hexen-rennen position"
 POSITION_KEYS = ("game", "edition", "players", "to_move", "track", "witches", "hands")
@@ -90,7 +90,7 @@ def _short(v: Any) -> str:
 def position_from_json_data(data: Any, positions: dict[Any, tuple[int, int]], source: str,
                             edition: HexenEdition) -> Position:
     """Build a position from parsed JSON; a missing key takes the value of ``new --seed 0``."""
-    from models.hexen_rennen.setup import new_position
+    from gnomekit.models.hexen_rennen.setup import new_position
 
     rd = _Reader(positions, source)
     if not isinstance(data, dict):

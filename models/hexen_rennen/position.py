@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from models.hexen_rennen.edition import SYMBOL, HexenEdition
+from gnomekit.models.hexen_rennen.edition import SYMBOL, HexenEdition
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from models.core.errors import UsageError
-from models.hexen_rennen.edition import SYMBOL, HexenEdition
-from models.hexen_rennen.position import Position, Tile, card_name
-from models.hexen_rennen.turn import Node, Option, Played, Rules, drive, movable_witches
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.hexen_rennen.edition import SYMBOL, HexenEdition
+from gnomekit.models.hexen_rennen.position import Position, Tile, card_name
+from gnomekit.models.hexen_rennen.turn import Node, Option, Played, Rules, drive, movable_witches
 
 Split = tuple[tuple[int, ...], ...]  # one clan's tiles per stage
 

@@ -32,8 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition
-from models.hexen_rennen.position import Position, Tile, card_name
+from gnomekit.models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition
+from gnomekit.models.hexen_rennen.position import Position, Tile, card_name
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,14 @@ class PuzzleOutcome:
     answer_text: str = ""
     detail: str = ""
     data: dict[str, Any] = field(default_factory=dict)
+    #: The cross-checks that apply to this puzzle (method names, e.g. "sat", "networkx") ...
+    checks_applied: tuple[str, ...] = ()
+    #: ... and those that ran and agreed.  The tour fails a puzzle where one applied but did not run.
+    checks_ran: tuple[str, ...] = ()
+
+    @property
+    def checks_missing(self) -> tuple[str, ...]:
+        return tuple(c for c in self.checks_applied if c not in self.checks_ran)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -39,12 +47,13 @@ class PuzzleOutcome:
             "seconds": round(self.seconds, 4),
             "answer": self.answer_text,
             "detail": self.detail,
+            "checks": {"applied": list(self.checks_applied), "ran": list(self.checks_ran)},
             **({"data": self.data} if self.data else {}),
         }
 
 
 def bundled_puzzle_files(game_dir: str) -> list[Path]:
     """The puzzle files shipped in ``puzzles/<game_dir>/``, sorted by name."""
-    root = resources.files("puzzles").joinpath(game_dir)
+    root = resources.files("gnomekit.puzzles").joinpath(game_dir)
     files = [Path(str(p)) for p in root.iterdir() if p.name.endswith(".toml")]
     return sorted(files)

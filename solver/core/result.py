@@ -8,7 +8,7 @@ from typing import Any
 
 
 class Status(enum.StrEnum):
-    """How a solver finished."""
+    """How a solver finished: solved (optimal or satisfied), no solution, or unknown at the budget."""
 
     OPTIMAL = "optimal"  # best answer proven
     SATISFIED = "satisfied"  # a witness found (no optimisation asked)
@@ -18,14 +18,25 @@ class Status(enum.StrEnum):
 
 @dataclass
 class Result:
-    """A solver's answer."""
+    """A solver's answer: every solver in gnomekit returns one.
+
+    ``value`` is the answer's value (best found, when UNKNOWN), ``witness`` the move, plan or
+    placement that achieves it, ``bound`` what is proven about the true value when the budget ran
+    out (e.g. an upper bound, or an interval), ``stats`` counts (states, nodes, conflicts).
+    """
 
     status: Status
     value: Any = None
     witness: Any = None
     stats: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
+    bound: Any = None
 
     @property
     def found(self) -> bool:
         return self.status in (Status.OPTIMAL, Status.SATISFIED)
+
+    @property
+    def solved(self) -> bool:
+        """A definite answer: optimal, satisfied, or proven to have no solution."""
+        return self.status is not Status.UNKNOWN

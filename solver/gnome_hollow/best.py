@@ -29,16 +29,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.core.errors import IllegalMoveError
-from models.core.hexgrid import frontier, neighbour, opposite
-from models.gnome_hollow.edition import GnomeHollowEdition, row_shape
-from models.gnome_hollow.market import best_sale
-from models.gnome_hollow.networks import ClosedNetwork, Networks, PathKey
-from models.gnome_hollow.placement import Placement, check_sequence, fits, legal_placements
-from models.gnome_hollow.position import FLOWERS, MARKET, Position, markers_moved
-from models.gnome_hollow.scoring import GnomeAction, MarkerChoice, Turn, apply_turn
-from solver.core.result import Result, Status
-from solver.gnome_hollow.close import _claims_ok, look, open_end_cells
+from gnomekit.models.core.errors import IllegalMoveError
+from gnomekit.models.core.hexgrid import frontier, neighbour, opposite
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, row_shape
+from gnomekit.models.gnome_hollow.market import best_sale
+from gnomekit.models.gnome_hollow.networks import ClosedNetwork, Networks, PathKey
+from gnomekit.models.gnome_hollow.placement import Placement, check_sequence, fits, legal_placements
+from gnomekit.models.gnome_hollow.position import FLOWERS, MARKET, Position, markers_moved
+from gnomekit.models.gnome_hollow.scoring import GnomeAction, MarkerChoice, Turn, apply_turn
+from gnomekit.solver.core.result import Result, Status
+from gnomekit.solver.gnome_hollow.close import _claims_ok, look, open_end_cells
 
 
 @dataclass(frozen=True)
@@ -280,7 +280,7 @@ def _trades(ed: GnomeHollowEdition, signpost: str, mush: list[int]) -> list[tupl
 
 
 def _all_visits(ed: GnomeHollowEdition, pos: Position, have: dict[str, int]) -> list[tuple[int, list[tuple[str, int]]]]:
-    from models.gnome_hollow.market import open_sales
+    from gnomekit.models.gnome_hollow.market import open_sales
 
     singles = [(c, s) for c in ed.colours for s in open_sales(ed, c, have.get(c, 0), pos.market.get(c, ()),
                                                                 pos.market_tokens.get(c, 0), pos.option("pair_sets"))]

@@ -25,13 +25,13 @@ import itertools
 import time
 from dataclasses import dataclass
 
-from models.core.errors import UsageError
-from models.core.hexgrid import Hex, neighbour, opposite
-from models.gnome_hollow.edition import GnomeHollowEdition, Tile
-from models.gnome_hollow.networks import Networks, PathKey
-from models.gnome_hollow.placement import Placement, check_sequence, fits, touched_groups
-from models.gnome_hollow.position import Position
-from solver.core.result import Result, Status
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.core.hexgrid import Hex, neighbour, opposite
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, Tile
+from gnomekit.models.gnome_hollow.networks import Networks, PathKey
+from gnomekit.models.gnome_hollow.placement import Placement, check_sequence, fits, touched_groups
+from gnomekit.models.gnome_hollow.position import Position
+from gnomekit.solver.core.result import Result, Status
 
 
 @dataclass(frozen=True)
@@ -180,7 +180,7 @@ def _claims_ok(pos: Position, ed: GnomeHollowEdition, nets: Networks, p: Placeme
 def close_by_sat(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: tuple[str, ...] = (),
                  supply: Supply | None = None, time_limit: float | None = None, max_rounds: int = 200) -> Result:
     """SAT model (PySAT) of tile choice, position and orientation with edge matching (module docstring)."""
-    from solver.core.sat import SatModel, SatTimeout
+    from gnomekit.solver.core.sat import SatModel, SatTimeout
 
     started = time.perf_counter()
     deadline = None if time_limit is None else time.monotonic() + time_limit

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.core.hexgrid import hex_name
-from models.gnome_hollow.edition import GnomeHollowEdition
-from models.gnome_hollow.placement import check_sequence
-from models.gnome_hollow.position import Position
-from solver.core.result import Result
-from solver.gnome_hollow.best import Weights, best_turn
-from solver.gnome_hollow.close import open_end_cells
+from gnomekit.models.core.hexgrid import hex_name
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
+from gnomekit.models.gnome_hollow.placement import check_sequence
+from gnomekit.models.gnome_hollow.position import Position
+from gnomekit.solver.core.result import Result
+from gnomekit.solver.gnome_hollow.best import Weights, best_turn
+from gnomekit.solver.gnome_hollow.close import open_end_cells
 
 
 @dataclass
@@ -29,7 +29,7 @@ def hint(pos: Position, ed: GnomeHollowEdition, weights: Weights | None = None, 
     turn = res.witness["turn"]
     plan = res.witness["plan"]
     h = Hint(res)
-    from models.gnome_hollow.notation import placement_to_text
+    from gnomekit.models.gnome_hollow.notation import placement_to_text
 
     seq = list(turn.placements)
     if seq:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
-from models.gnome_hollow.edition import GnomeHollowEdition
-from models.gnome_hollow.market import best_sale, make_change
-from models.gnome_hollow.position import Position
-from solver.core.result import Result, Status
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
+from gnomekit.models.gnome_hollow.market import best_sale, make_change
+from gnomekit.models.gnome_hollow.position import Position
+from gnomekit.solver.core.result import Result, Status
 
 
 def solve_market(pos: Position, ed: GnomeHollowEdition) -> Result:

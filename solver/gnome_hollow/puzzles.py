@@ -18,13 +18,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from models.core.edition import parse_toml
-from models.core.errors import GnomekitError
-from models.gnome_hollow.edition import default_edition
-from models.gnome_hollow.notation import parse_placements, placement_to_text, position_from_text, position_to_text
-from models.gnome_hollow.placement import check_sequence
-from solver.core.puzzles import PuzzleOutcome, bundled_puzzle_files
-from solver.core.result import Status
+from gnomekit.models.core.edition import parse_toml
+from gnomekit.models.core.errors import GnomekitError
+from gnomekit.models.gnome_hollow.edition import default_edition
+from gnomekit.models.gnome_hollow.notation import (
+    parse_placements,
+    placement_to_text,
+    position_from_text,
+    position_to_text,
+)
+from gnomekit.models.gnome_hollow.placement import check_sequence
+from gnomekit.solver.core.puzzles import PuzzleOutcome, bundled_puzzle_files
+from gnomekit.solver.core.result import Status
 
 GAME = "gnome-hollow"
 KINDS = ("rings", "close", "best-turn", "market")
@@ -54,7 +59,7 @@ def solve_question(pos: Any, q: dict[str, Any]) -> tuple[dict[str, Any], bool, s
         detail = "\n".join(rep.reasons) or ", ".join(f"ring of {r['size']}" for r in rings) or "no ring"
         return ans, True, detail
     if kind == "close":
-        from solver.gnome_hollow.close import close_by_sat, close_by_search, closes
+        from gnomekit.solver.gnome_hollow.close import close_by_sat, close_by_search, closes
 
         ref = _ref(q["network"])
         a = close_by_search(pos, ed, ref, permits)
@@ -67,7 +72,7 @@ def solve_question(pos: Any, q: dict[str, Any]) -> tuple[dict[str, Any], bool, s
             ": " + " ".join(placement_to_text(p, ed) for p in a.witness) if a.found else "")
         return {"closable": a.found}, ok, detail
     if kind == "best-turn":
-        from solver.gnome_hollow.best import Weights, best_turn
+        from gnomekit.solver.gnome_hollow.best import Weights, best_turn
 
         res = best_turn(pos, ed, Weights.parse(q.get("weights")), permits)
         turn = res.witness["turn"]
@@ -77,7 +82,7 @@ def solve_question(pos: Any, q: dict[str, Any]) -> tuple[dict[str, Any], bool, s
             detail += f"; gnome {turn.action.kind}"
         return {"value": res.value}, ok, detail
     if kind == "market":
-        from solver.gnome_hollow.market import solve_market
+        from gnomekit.solver.gnome_hollow.market import solve_market
 
         res = solve_market(pos, ed)
         sets = res.witness["sets"]

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from models.gnomes_at_midnight.edition import bundled_edition
-from models.gnomes_at_midnight.position import Position
-from models.gnomes_at_midnight.setup import random_position
+from gnomekit.models.gnomes_at_midnight.edition import bundled_edition
+from gnomekit.models.gnomes_at_midnight.position import Position
+from gnomekit.models.gnomes_at_midnight.setup import random_position
 
 
 def positions(count: int, start: int = 0) -> list[Position]:

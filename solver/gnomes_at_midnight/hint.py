@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.gnomes_at_midnight.position import Position
-from solver.gnomes_at_midnight.kernel import K_PASS, Kernel, KMove, State
-from solver.gnomes_at_midnight.search import prepare, solve
+from gnomekit.models.gnomes_at_midnight.position import Position
+from gnomekit.solver.gnomes_at_midnight.kernel import K_PASS, Kernel, KMove, State
+from gnomekit.solver.gnomes_at_midnight.search import prepare, solve
 
 
 @dataclass
@@ -94,7 +94,7 @@ def _options_after(k: Kernel, s: State) -> int:
 
 
 def _parse(text: str | None) -> Any:
-    from models.gnomes_at_midnight.notation import parse_move
+    from gnomekit.models.gnomes_at_midnight.notation import parse_move
 
     assert text is not None
     return parse_move(text)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import random
 
-from models.gnomes_at_midnight.moves import ADD, PAIR, PASS, STEP, Move
-from models.gnomes_at_midnight.position import NO_CARD, Position, counts_of, dance_placements
+from gnomekit.models.gnomes_at_midnight.moves import ADD, PAIR, PASS, STEP, Move
+from gnomekit.models.gnomes_at_midnight.position import NO_CARD, Position, counts_of, dance_placements
 
 State = tuple  # (cells, off, mover, moon, known, unknown)
 KMove = tuple[int, int, int]

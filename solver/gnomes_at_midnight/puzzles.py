@@ -16,13 +16,13 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from models.gnomes_at_midnight.edition import COLOURS, bundled_edition
-from models.gnomes_at_midnight.moves import after_move, check_move, next_position
-from models.gnomes_at_midnight.notation import parse_move, position_from_text, position_to_text
-from models.gnomes_at_midnight.position import Position
-from solver.core.puzzles import PuzzleOutcome, bundled_puzzle_files
-from solver.gnomes_at_midnight.kernel import Kernel
-from solver.gnomes_at_midnight.search import Searcher, prepare, solve
+from gnomekit.models.gnomes_at_midnight.edition import COLOURS, bundled_edition
+from gnomekit.models.gnomes_at_midnight.moves import after_move, check_move, next_position
+from gnomekit.models.gnomes_at_midnight.notation import parse_move, position_from_text, position_to_text
+from gnomekit.models.gnomes_at_midnight.position import Position
+from gnomekit.solver.core.puzzles import PuzzleOutcome, bundled_puzzle_files
+from gnomekit.solver.gnomes_at_midnight.kernel import Kernel
+from gnomekit.solver.gnomes_at_midnight.search import Searcher, prepare, solve
 
 GAME = "gnomes-at-midnight"
 

@@ -19,11 +19,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.core.errors import UsageError
-from models.gnomes_at_midnight.edition import COLOURS, TERRAINS
-from models.gnomes_at_midnight.position import NO_CARD, Position
-from solver.core.result import Result, Status
-from solver.gnomes_at_midnight.kernel import K_ADD, K_PASS, Kernel, KMove, State
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.gnomes_at_midnight.edition import COLOURS, TERRAINS
+from gnomekit.models.gnomes_at_midnight.position import NO_CARD, Position
+from gnomekit.solver.core.result import Result, Status
+from gnomekit.solver.gnomes_at_midnight.kernel import K_ADD, K_PASS, Kernel, KMove, State
 
 BIG = 1 << 30
 

@@ -32,10 +32,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 import z3
-
-from models.core.errors import UsageError
-from models.gnomes_at_midnight.position import Position
-from solver.core.result import Result, Status
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.gnomes_at_midnight.position import Position
+from gnomekit.solver.core.result import Result, Status
 
 Bx: TypeAlias = bool | z3.BoolRef
 Ix: TypeAlias = int | z3.ArithRef

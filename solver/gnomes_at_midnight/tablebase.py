@@ -28,11 +28,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from models.core.errors import UsageError
-from models.gnomes_at_midnight.edition import MidnightEdition
-from models.gnomes_at_midnight.position import NO_CARD, Position, dance_placements
-from models.gnomes_at_midnight.setup import edition_board
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.gnomes_at_midnight.edition import MidnightEdition
+from gnomekit.models.gnomes_at_midnight.position import NO_CARD, Position, dance_placements
+from gnomekit.models.gnomes_at_midnight.setup import edition_board
 
 Progress = Callable[[str, float], None] | None
 WIN_MAX = 127

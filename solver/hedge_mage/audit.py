@@ -35,14 +35,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pysat.card import ITotalizer
-from pysat.solvers import Solver
-
-from models.core.errors import UsageError
-from models.core.grid import Cell, all_cells, orthogonal_neighbours, windows_2x2
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.notation import garden_to_json
-from models.hedge_mage.placement import (
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.core.grid import Cell, all_cells, orthogonal_neighbours, windows_2x2
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.notation import garden_to_json
+from gnomekit.models.hedge_mage.placement import (
     Placement,
     apply_placement,
     candidates,
@@ -50,8 +47,10 @@ from models.hedge_mage.placement import (
     legal_placements,
     movement_points,
 )
-from models.hedge_mage.position import Garden, ground_components
-from models.hedge_mage.setup import deal_deck, new_garden
+from gnomekit.models.hedge_mage.position import Garden, ground_components
+from gnomekit.models.hedge_mage.setup import deal_deck, new_garden
+from pysat.card import ITotalizer
+from pysat.solvers import Solver
 
 SAT_SOLVER = "glucose4"  # supports interrupts (time budgets)
 POLICIES = ("random", "planning")

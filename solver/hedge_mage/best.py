@@ -44,11 +44,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.core.errors import UsageError
-from models.core.grid import Cell
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.notation import HEDGE_LETTERS, placement_to_text
-from models.hedge_mage.placement import (
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.core.grid import Cell
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.notation import HEDGE_LETTERS, placement_to_text
+from gnomekit.models.hedge_mage.placement import (
     Board,
     Placement,
     check_placement,
@@ -56,8 +56,8 @@ from models.hedge_mage.placement import (
     movement_points,
     tile_choice_problem,
 )
-from models.hedge_mage.position import Garden, Gnome, Hedge
-from solver.core.result import Result, Status
+from gnomekit.models.hedge_mage.position import Garden, Gnome, Hedge
+from gnomekit.solver.core.result import Result, Status
 
 TIE_BREAK = (
     "ties: the revealed (or kept) tile before the substitute tile, so the substitution is used only when "
@@ -411,7 +411,7 @@ def best_points(
 def _sat_best(
     garden: Garden, edition: HedgeMageEdition, options: list[TileOption], scored: list[Scored], stats: dict[str, Any]
 ) -> Scored | None:
-    from solver.hedge_mage.sat import sat_best_points
+    from gnomekit.solver.hedge_mage.sat import sat_best_points
 
     by_key = {s.placement.key: s for s in scored}
     per: list[Scored] = []
@@ -457,7 +457,7 @@ def best_block(
     options = options_for(garden, edition, tiles, substitution=substitution)
     scored, counts = score_all(garden, edition, options, with_block=True)
     if method == "sat":
-        from solver.hedge_mage.sat import sat_all
+        from gnomekit.solver.hedge_mage.sat import sat_all
 
         groups = sat_all(garden, edition, [o.tile for o in options])
         sat_keys = {p.key for grp in groups for p in grp.placements}
@@ -684,7 +684,7 @@ def plan(
         if t not in edition.tiles:
             raise UsageError(f"unknown tile {t!r}; the edition has: {' '.join(edition.tiles)}")
     if method == "sat":
-        from solver.hedge_mage.sat import plan_placements
+        from gnomekit.solver.hedge_mage.sat import plan_placements
 
         res = plan_placements(garden, edition, tiles, time_limit=time_limit)
         stats = dict(res.stats)

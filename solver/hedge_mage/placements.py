@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.core.errors import UsageError
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.placement import Board, Placement, legal_placements
-from models.hedge_mage.position import Garden
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.placement import Board, Placement, legal_placements
+from gnomekit.models.hedge_mage.position import Garden
 
 
 @dataclass

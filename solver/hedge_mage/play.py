@@ -32,12 +32,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from models.core.errors import UsageError
-from models.core.grid import Cell
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.enchantments import Cond, scope_cells
-from models.hedge_mage.notation import parse_placement, placement_to_text
-from models.hedge_mage.placement import (
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.core.grid import Cell
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.enchantments import Cond, scope_cells
+from gnomekit.models.hedge_mage.notation import parse_placement, placement_to_text
+from gnomekit.models.hedge_mage.placement import (
     Board,
     Placement,
     apply_placement,
@@ -46,8 +46,8 @@ from models.hedge_mage.placement import (
     movement_points,
     with_held_tokens,
 )
-from models.hedge_mage.position import Garden, Gnome, Mage
-from models.hedge_mage.running import (
+from gnomekit.models.hedge_mage.position import Garden, Gnome, Mage
+from gnomekit.models.hedge_mage.running import (
     ORTH,
     Action,
     Event,
@@ -61,12 +61,12 @@ from models.hedge_mage.running import (
     running_score,
     settle_position,
 )
-from models.hedge_mage.running_notation import action_to_text, parse_action
-from models.hedge_mage.scoring import ScoreBreakdown, final_score, winners
-from models.hedge_mage.setup import deal_deck, tunnels_for
-from solver.core.result import Status
-from solver.hedge_mage.best import best_points, hint, tile_options
-from solver.hedge_mage.running import merge_plan, solve_run, successors
+from gnomekit.models.hedge_mage.running_notation import action_to_text, parse_action
+from gnomekit.models.hedge_mage.scoring import ScoreBreakdown, final_score, winners
+from gnomekit.models.hedge_mage.setup import deal_deck, tunnels_for
+from gnomekit.solver.core.result import Status
+from gnomekit.solver.hedge_mage.best import best_points, hint, tile_options
+from gnomekit.solver.hedge_mage.running import merge_plan, solve_run, successors
 
 POLICIES = ("random", "greedy", "solver")
 RECORD_VERSION = 1

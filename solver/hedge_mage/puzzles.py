@@ -28,18 +28,18 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from models.core.edition import parse_toml
-from models.core.errors import EditionError, GnomekitError, NotationError
-from models.core.grid import Cell
-from models.hedge_mage.edition import HedgeMageEdition, load_edition
-from models.hedge_mage.notation import (
+from gnomekit.models.core.edition import parse_toml
+from gnomekit.models.core.errors import EditionError, GnomekitError, NotationError
+from gnomekit.models.core.grid import Cell
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
+from gnomekit.models.hedge_mage.notation import (
     cell_token,
     garden_from_text,
     garden_to_text,
     parse_placement,
     placement_to_text,
 )
-from models.hedge_mage.placement import (
+from gnomekit.models.hedge_mage.placement import (
     Board,
     Placement,
     apply_placement,
@@ -48,11 +48,17 @@ from models.hedge_mage.placement import (
     legal_placements,
     tile_choice_problem,
 )
-from models.hedge_mage.position import Garden
-from models.hedge_mage.running import Event, RunPosition, execute_plan, running_score, settle_position
-from models.hedge_mage.running_notation import action_to_text, is_run_text, parse_plan, run_from_text, run_to_text
-from solver.core.puzzles import PuzzleOutcome, bundled_puzzle_files
-from solver.core.result import Status
+from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.models.hedge_mage.running import Event, RunPosition, execute_plan, running_score, settle_position
+from gnomekit.models.hedge_mage.running_notation import (
+    action_to_text,
+    is_run_text,
+    parse_plan,
+    run_from_text,
+    run_to_text,
+)
+from gnomekit.solver.core.puzzles import PuzzleOutcome, bundled_puzzle_files
+from gnomekit.solver.core.result import Status
 
 GAME = "hedge-mage"
 
@@ -535,7 +541,7 @@ def _solve_count(pz: Puzzle) -> Solution:
     per_tile = {t: len(v) for t, v in enum.items()}
     keys = sorted(_text(p, ed) for v in enum.values() for p, _ in v)
     sol = Solution({"count": len(keys), "per_tile": per_tile, "placements": keys}, "", methods=["enumeration"])
-    sat = _optional("solver.hedge_mage.sat")
+    sat = _optional("gnomekit.solver.hedge_mage.sat")
     if sat is not None and hasattr(sat, "sat_all"):
         groups = sat.sat_all(g, ed, tiles)
         sat_keys = sorted(_text(p, ed) for grp in groups for p in grp.placements)
@@ -606,7 +612,7 @@ def _solve_points(pz: Puzzle) -> Solution:
 
 
 def _best_fn(names: tuple[str, ...]) -> Callable[..., Any] | None:
-    best = _optional("solver.hedge_mage.best")
+    best = _optional("gnomekit.solver.hedge_mage.best")
     if best is None:
         return None
     for n in names:
@@ -644,7 +650,7 @@ def _solve_best_points(pz: Puzzle) -> Solution:
     best = sorted(_text(p, ed) for pts, p in scored if pts == top)
     sol.answer = {"points": top, "placements": best}
     witnesses: list[tuple[str, Placement | None, Any]] = []
-    sat = _optional("solver.hedge_mage.sat")
+    sat = _optional("gnomekit.solver.hedge_mage.sat")
     if sat is not None and hasattr(sat, "sat_best_points"):
         res = sat.sat_best_points(g, ed, tiles)
         witnesses.append(("SAT", _witness_of(res), _value_of(res)))
@@ -793,7 +799,7 @@ def _solve_plan(pz: Puzzle) -> Solution:
     sol = Solution({}, "")
     plans: list[tuple[str, list[Placement] | None]] = []
     explanation: list[str] = []
-    sat = _optional("solver.hedge_mage.sat")
+    sat = _optional("gnomekit.solver.hedge_mage.sat")
     if sat is not None and hasattr(sat, "plan_placements"):
         res = sat.plan_placements(g, ed, tiles)
         sol.methods.append("SAT")
@@ -836,7 +842,7 @@ def _solve_no_placement(pz: Puzzle) -> Solution:
     tile = pz.params["tiles"][0]
     enum = _enumerate(g, ed, [tile])[tile]
     sol = Solution({"count": len(enum)}, "", methods=["enumeration"])
-    sat = _optional("solver.hedge_mage.sat")
+    sat = _optional("gnomekit.solver.hedge_mage.sat")
     explanation: list[str] = []
     if sat is not None and hasattr(sat, "plan_placements"):
         res = sat.plan_placements(g, ed, [tile])
@@ -895,7 +901,7 @@ def replay_plan(pos: RunPosition, ed: HedgeMageEdition, plan: list[str]
 
 
 def _solve_run(pz: Puzzle) -> Solution:
-    from solver.hedge_mage.running import solve_run
+    from gnomekit.solver.hedge_mage.running import solve_run
 
     pos, ed = pz.run, pz.edition
     assert pos is not None
@@ -965,7 +971,7 @@ def compare(pz: Puzzle, sol: Solution) -> list[str]:
     for key, stored in pz.answer.items():
         if key in ("witness", "plan"):
             continue  # a witness (placements or running plan) is re-checked, not compared
-        if key == "choice" and pz.kind == "best-block" and _optional("solver.hedge_mage.best") is None:
+        if key == "choice" and pz.kind == "best-block" and _optional("gnomekit.solver.hedge_mage.best") is None:
             continue  # the tie-break order belongs to the best placement search
         found = sol.answer.get(key)
         if found != stored:

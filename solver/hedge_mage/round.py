@@ -39,13 +39,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from models.core.errors import UsageError
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.position import Garden
-from models.hedge_mage.running import RunPosition, execute_plan, running_score, start_round
-from solver.core.result import Result, Status
-from solver.hedge_mage.best import Scored, TileOption, options_for, score_all
-from solver.hedge_mage.running import PlanValue, solve_run
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.models.hedge_mage.running import RunPosition, execute_plan, running_score, start_round
+from gnomekit.solver.core.result import Result, Status
+from gnomekit.solver.hedge_mage.best import Scored, TileOption, options_for, score_all
+from gnomekit.solver.hedge_mage.running import PlanValue, solve_run
 
 PRIORITIES = ("run", "block")
 OBJECTIVE = {

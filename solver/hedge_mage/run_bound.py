@@ -29,11 +29,10 @@ from itertools import product
 from typing import Any
 
 import numpy as np
-
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.enchantments import Cond
-from models.hedge_mage.running import RunPosition
-from solver.hedge_mage.run_engine import (
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.enchantments import Cond
+from gnomekit.models.hedge_mage.running import RunPosition
+from gnomekit.solver.hedge_mage.run_engine import (
     GNOMES,
     GONE,
     MAGES,

@@ -44,13 +44,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3
-
-from models.core.grid import Cell
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.enchantments import Cond, scope_indices
-from models.hedge_mage.running import Action, RunPosition, execute_plan, running_score
-from solver.core.result import Result, Status
-from solver.hedge_mage.running import PlanValue
+from gnomekit.models.core.grid import Cell
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.enchantments import Cond, scope_indices
+from gnomekit.models.hedge_mage.running import Action, RunPosition, execute_plan, running_score
+from gnomekit.solver.core.result import Result, Status
+from gnomekit.solver.hedge_mage.running import PlanValue
 
 NOOP, MSTEP, PICK, DROP, GSTEP, PLACE = range(6)
 GNOME_TRANSIT = 10  # transit code of gnome g: 10 + g; mage m: 1 + m; mage m that must step: 3 + m

@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from models.core.grid import Cell
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.enchantments import Cond, scope_indices
-from models.hedge_mage.running import ORTH, Action, RGnome, RunPosition
+from gnomekit.models.core.grid import Cell
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.enchantments import Cond, scope_indices
+from gnomekit.models.hedge_mage.running import ORTH, Action, RGnome, RunPosition
 
 Gnome = tuple[int, str, bool, int, int]
 State = tuple[Any, ...]

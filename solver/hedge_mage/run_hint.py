@@ -34,12 +34,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.core.grid import Cell
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.running import Action, Event, RunPosition, cname, execute_plan, running_score
-from models.hedge_mage.running_notation import action_to_text
-from solver.core.result import Result, Status
-from solver.hedge_mage.running import PlanValue, follow_plan, merge_plan, solve_run, successors
+from gnomekit.models.core.grid import Cell
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.running import Action, Event, RunPosition, cname, execute_plan, running_score
+from gnomekit.models.hedge_mage.running_notation import action_to_text
+from gnomekit.solver.core.result import Result, Status
+from gnomekit.solver.hedge_mage.running import PlanValue, follow_plan, merge_plan, solve_run, successors
 
 RunSolver = Callable[[RunPosition, HedgeMageEdition, int | None], Result]
 MoveId = tuple[str, str, Cell, tuple[Cell, ...], tuple[Cell, ...]]  # kind, who, origin, target(s), bounces

@@ -30,10 +30,10 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from models.core.grid import Cell
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.enchantments import Cond
-from models.hedge_mage.running import (
+from gnomekit.models.core.grid import Cell
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.enchantments import Cond
+from gnomekit.models.hedge_mage.running import (
     ORTH,
     Action,
     Illegal,
@@ -44,9 +44,9 @@ from models.hedge_mage.running import (
     execute_plan,
     running_score,
 )
-from solver.core.result import Result, Status
-from solver.hedge_mage.run_bound import RunBound
-from solver.hedge_mage.run_engine import (
+from gnomekit.solver.core.result import Result, Status
+from gnomekit.solver.hedge_mage.run_bound import RunBound
+from gnomekit.solver.hedge_mage.run_engine import (
     GNOMES,
     GONE,
     MAGES,
@@ -63,7 +63,7 @@ from solver.hedge_mage.run_engine import (
     State,
     may_hold,
 )
-from solver.hedge_mage.run_engine import Illegal as EngineIllegal
+from gnomekit.solver.hedge_mage.run_engine import Illegal as EngineIllegal
 
 Value = tuple[int, int, int, int]  # (rescued, points, -(tokens + springshrooms spent), -unit actions)
 NEG: Value = (-1, -(10**9), -(10**9), -(10**9))

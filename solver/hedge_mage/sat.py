@@ -42,14 +42,14 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from models.core.errors import UsageError
-from models.core.grid import Cell, windows_2x2
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.notation import placement_to_text
-from models.hedge_mage.placement import Board, Placement
-from models.hedge_mage.position import Garden
-from solver.core.result import Result, Status
-from solver.core.sat import (
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.core.grid import Cell, windows_2x2
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.notation import placement_to_text
+from gnomekit.models.hedge_mage.placement import Board, Placement
+from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.solver.core.result import Result, Status
+from gnomekit.solver.core.sat import (
     DEFAULT_SOLVER,
     GridMask,
     LitOrConst,
@@ -62,7 +62,7 @@ from solver.core.sat import (
     minimise_core,
     negate,
 )
-from solver.hedge_mage.placements import TilePlacements
+from gnomekit.solver.hedge_mage.placements import TilePlacements
 
 DEFAULT_CONNECTIVITY = "lazy"
 CONNECTIVITY_METHODS = ("lazy", "eager")

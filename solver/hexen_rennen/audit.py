@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.hexen_rennen.edition import HexenEdition
-from models.hexen_rennen.notation import position_to_json, turn_to_text
-from models.hexen_rennen.turn import Rules
-from solver.hexen_rennen.play import play_game
+from gnomekit.models.hexen_rennen.edition import HexenEdition
+from gnomekit.models.hexen_rennen.notation import position_to_json, turn_to_text
+from gnomekit.models.hexen_rennen.turn import Rules
+from gnomekit.solver.hexen_rennen.play import play_game
 
 
 @dataclass

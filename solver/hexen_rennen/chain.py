@@ -16,9 +16,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition
-from models.hexen_rennen.position import Position
-from models.hexen_rennen.turn import ChainState, Option, Rules, Step, Turn, TurnPlan, movable_witches, turn_plan_of
+from gnomekit.models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition
+from gnomekit.models.hexen_rennen.position import Position
+from gnomekit.models.hexen_rennen.turn import (
+    ChainState,
+    Option,
+    Rules,
+    Step,
+    Turn,
+    TurnPlan,
+    movable_witches,
+    turn_plan_of,
+)
 
 Measure = Callable[[int], int]
 

@@ -48,9 +48,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from models.hexen_rennen.edition import SYMBOL, HexenEdition
-from models.hexen_rennen.position import Position
-from models.hexen_rennen.turn import ChainState, Rules, Turn
+from gnomekit.models.hexen_rennen.edition import SYMBOL, HexenEdition
+from gnomekit.models.hexen_rennen.position import Position
+from gnomekit.models.hexen_rennen.turn import ChainState, Rules, Turn
 
 END = 0  # tile class: any other clan's number (the chain stops there); N > 0: own number N; -1-c: symbol of clan c
 

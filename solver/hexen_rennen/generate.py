@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from models.hexen_rennen.edition import HexenEdition
-from models.hexen_rennen.position import Position
-from models.hexen_rennen.setup import new_position
+from gnomekit.models.hexen_rennen.edition import HexenEdition
+from gnomekit.models.hexen_rennen.position import Position
+from gnomekit.models.hexen_rennen.setup import new_position
 
 
 def rich_position(edition: HexenEdition, seed: int, players: int | None = None, face_up: float = 0.55,

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from models.hexen_rennen.edition import HexenEdition
-from models.hexen_rennen.notation import turn_to_text
-from models.hexen_rennen.position import Position
-from models.hexen_rennen.turn import Rules, Turn, choice_name
-from solver.hexen_rennen.chain import ChainSearch, solve_chain
+from gnomekit.models.hexen_rennen.edition import HexenEdition
+from gnomekit.models.hexen_rennen.notation import turn_to_text
+from gnomekit.models.hexen_rennen.position import Position
+from gnomekit.models.hexen_rennen.turn import Rules, Turn, choice_name
+from gnomekit.solver.hexen_rennen.chain import ChainSearch, solve_chain
 
 
 @dataclass

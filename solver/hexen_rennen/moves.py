@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from models.hexen_rennen.edition import HexenEdition
-from models.hexen_rennen.position import Position
-from models.hexen_rennen.turn import ChainState, Decision, Rules, Turn, TurnPlan, movable_witches
+from gnomekit.models.hexen_rennen.edition import HexenEdition
+from gnomekit.models.hexen_rennen.position import Position
+from gnomekit.models.hexen_rennen.turn import ChainState, Decision, Rules, Turn, TurnPlan, movable_witches
 
 
 @dataclass

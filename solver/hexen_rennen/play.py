@@ -22,12 +22,22 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.hexen_rennen.edition import HexenEdition
-from models.hexen_rennen.notation import parse_turn, position_to_json, turn_to_text
-from models.hexen_rennen.position import Position
-from models.hexen_rennen.setup import new_position
-from models.hexen_rennen.turn import ChainState, Node, Option, Played, Rules, Turn, drive, movable_witches, replay
-from solver.hexen_rennen.expect import BudgetExceeded, ExpectSearch
+from gnomekit.models.hexen_rennen.edition import HexenEdition
+from gnomekit.models.hexen_rennen.notation import parse_turn, position_to_json, turn_to_text
+from gnomekit.models.hexen_rennen.position import Position
+from gnomekit.models.hexen_rennen.setup import new_position
+from gnomekit.models.hexen_rennen.turn import (
+    ChainState,
+    Node,
+    Option,
+    Played,
+    Rules,
+    Turn,
+    drive,
+    movable_witches,
+    replay,
+)
+from gnomekit.solver.hexen_rennen.expect import BudgetExceeded, ExpectSearch
 
 SOLVER_BUDGET = 20000
 

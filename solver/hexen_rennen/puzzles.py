@@ -13,13 +13,13 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from models.core.errors import GnomekitError
-from models.hexen_rennen.edition import default_edition
-from models.hexen_rennen.notation import parse_turn, position_from_text, turn_to_text
-from models.hexen_rennen.turn import Rules, replay
-from solver.core.puzzles import PuzzleOutcome, bundled_puzzle_files
-from solver.hexen_rennen.chain import solve_chain
-from solver.hexen_rennen.smt import verify_turn
+from gnomekit.models.core.errors import GnomekitError
+from gnomekit.models.hexen_rennen.edition import default_edition
+from gnomekit.models.hexen_rennen.notation import parse_turn, position_from_text, turn_to_text
+from gnomekit.models.hexen_rennen.turn import Rules, replay
+from gnomekit.solver.core.puzzles import PuzzleOutcome, bundled_puzzle_files
+from gnomekit.solver.hexen_rennen.chain import solve_chain
+from gnomekit.solver.hexen_rennen.smt import verify_turn
 
 GAME = "hexen-rennen"
 

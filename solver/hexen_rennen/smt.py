@@ -28,11 +28,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3
-
-from models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition
-from models.hexen_rennen.position import Position
-from models.hexen_rennen.turn import Rules, Turn, movable_witches
-from solver.hexen_rennen.chain import ChainSearch
+from gnomekit.models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition
+from gnomekit.models.hexen_rennen.position import Position
+from gnomekit.models.hexen_rennen.turn import Rules, Turn, movable_witches
+from gnomekit.solver.hexen_rennen.chain import ChainSearch
 
 NONE = -100  # "no target"
 

@@ -1,4 +1,4 @@
-"""models.core.edition: TOML loading with located, collected problems (via the Hedge Mage edition)."""
+"""gnomekit.models.core.edition: TOML loading with located, collected problems (via the Hedge Mage edition)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
-from models.core.edition import parse_toml, read_toml_file
-from models.core.errors import EditionError
-from models.hedge_mage.edition import default_edition, edition_from_toml, load_edition
+from gnomekit.models.core.edition import parse_toml, read_toml_file
+from gnomekit.models.core.errors import EditionError
+from gnomekit.models.hedge_mage.edition import default_edition, edition_from_toml, load_edition
 
 
 def test_toml_syntax_error_is_located() -> None:
@@ -94,7 +93,7 @@ def test_default_edition_loads_and_round_trips_through_a_file(tmp_path: Path) ->
     assert (ed.rows, ed.cols, len(ed.tiles), ed.substitute) == (10, 10, 12, "D2")
     from importlib import resources
 
-    text = resources.files("models.hedge_mage.data").joinpath("default.toml").read_text("utf-8")
+    text = resources.files("gnomekit.models.hedge_mage.data").joinpath("default.toml").read_text("utf-8")
     p = tmp_path / "copy.toml"
     p.write_text(text)
     assert load_edition(p).tiles == ed.tiles
@@ -103,7 +102,7 @@ def test_default_edition_loads_and_round_trips_through_a_file(tmp_path: Path) ->
 def _default_text() -> str:
     from importlib import resources
 
-    return resources.files("models.hedge_mage.data").joinpath("default.toml").read_text("utf-8")
+    return resources.files("gnomekit.models.hedge_mage.data").joinpath("default.toml").read_text("utf-8")
 
 
 TOML_VALUES = ['3', '-1', 'true', '"x"', '[]', '[1, "a"]', '[[0, 0], [99, 99]]', '{ a = 1 }', '{ f = ["x"] }',

@@ -1,10 +1,9 @@
-"""models.core.edition value readers shared by the games' edition loaders: exact, located problem texts."""
+"""gnomekit.models.core.edition value readers shared by the games' edition loaders: exact, located problem texts."""
 
 from __future__ import annotations
 
 import pytest
-
-from models.core.edition import (
+from gnomekit.models.core.edition import (
     check_game,
     edition_meta,
     is_int,

@@ -1,11 +1,10 @@
-"""models.core.grid (square lattice, symmetries, windows) and models.core.errors (located errors)."""
+"""gnomekit.models.core.grid (square lattice, symmetries, windows) and models.core.errors (located errors)."""
 
 from __future__ import annotations
 
 import pytest
-
-from models.core.errors import EditionError, GnomekitError, IllegalMoveError, NotationError, UsageError
-from models.core.grid import (
+from gnomekit.models.core.errors import EditionError, GnomekitError, IllegalMoveError, NotationError, UsageError
+from gnomekit.models.core.grid import (
     all_cells,
     cell_name,
     in_bounds,

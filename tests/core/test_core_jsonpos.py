@@ -1,4 +1,4 @@
-"""models.core.jsonpos: a strict JSON reader that remembers where every value stands.
+"""gnomekit.models.core.jsonpos: a strict JSON reader that remembers where every value stands.
 
 Cross-checked against the standard library: same values for valid documents, an
 error whenever ``json.loads`` rejects a document, and the same line and column on
@@ -11,11 +11,10 @@ import json
 from typing import Any
 
 import pytest
+from gnomekit.models.core.errors import NotationError
+from gnomekit.models.core.jsonpos import loads_with_positions, path_str
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from models.core.errors import NotationError
-from models.core.jsonpos import loads_with_positions, path_str
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -6,8 +6,7 @@ import itertools
 import random
 
 import pytest
-
-from solver.core.sat import (
+from gnomekit.solver.core.sat import (
     GridMask,
     SatModel,
     add_connectivity_cuts,

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from models.gnome_hollow.edition import GnomeHollowEdition
-from models.gnome_hollow.networks import Networks
-from models.gnome_hollow.placement import legal_placements
-from models.gnome_hollow.position import Position
-from solver.gnome_hollow.best import RingGain, Weights, pending_rings, resolve_value, ring_gain
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
+from gnomekit.models.gnome_hollow.networks import Networks
+from gnomekit.models.gnome_hollow.placement import legal_placements
+from gnomekit.models.gnome_hollow.position import Position
+from gnomekit.solver.gnome_hollow.best import RingGain, Weights, pending_rings, resolve_value, ring_gain
 
 
 def brute_best(pos: Position, ed: GnomeHollowEdition, w: Weights | None = None,

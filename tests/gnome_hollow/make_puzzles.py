@@ -11,10 +11,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from models.gnome_hollow.edition import default_edition
-from models.gnome_hollow.notation import parse_placements, position_to_text
-from models.gnome_hollow.position import Gnome, PlayerState, Position
-from solver.gnome_hollow.close import close_by_sat, close_by_search
+from gnomekit.models.gnome_hollow.edition import default_edition
+from gnomekit.models.gnome_hollow.notation import parse_placements, position_to_text
+from gnomekit.models.gnome_hollow.position import Gnome, PlayerState, Position
+from gnomekit.solver.gnome_hollow.close import close_by_sat, close_by_search
+
 from tests.gnome_hollow.brute import brute_best
 from tests.gnome_hollow.reference import reference_legal, reference_rings, two_players
 from tests.gnome_hollow.test_close import generated
@@ -145,7 +146,7 @@ Red's gnome claims the Stump's north-east path. Blue would close the ring there 
                         "A random garden with a stored tile: can this network be closed this turn?", gpos,
                         f"{ref[0][0]},{ref[0][1]}.{ref[1]}"))
     for name, title, about, cpos, network in closers:
-        from solver.gnome_hollow.puzzles import _ref
+        from gnomekit.solver.gnome_hollow.puzzles import _ref
 
         a = close_by_search(cpos, ED, _ref(network))
         b = close_by_sat(cpos, ED, _ref(network))

@@ -11,11 +11,10 @@ import random
 from dataclasses import dataclass
 
 import networkx as nx
-
-from models.core.hexgrid import DIRECTIONS, orient_edge
-from models.gnome_hollow.edition import GnomeHollowEdition
-from models.gnome_hollow.placement import Placement, legal_placements
-from models.gnome_hollow.position import Placed, PlayerState, Position
+from gnomekit.models.core.hexgrid import DIRECTIONS, orient_edge
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
+from gnomekit.models.gnome_hollow.placement import Placement, legal_placements
+from gnomekit.models.gnome_hollow.position import Placed, PlayerState, Position
 
 Hex = tuple[int, int]
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from gnomekit.models.gnome_hollow.placement import Placement
+from gnomekit.models.gnome_hollow.position import Gnome, PlayerState
+from gnomekit.models.gnome_hollow.scoring import MarkerChoice, Turn, apply_turn
+from gnomekit.solver.core.result import Status
+from gnomekit.solver.gnome_hollow.best import Weights, best_turn
 
-from models.gnome_hollow.placement import Placement
-from models.gnome_hollow.position import Gnome, PlayerState
-from models.gnome_hollow.scoring import MarkerChoice, Turn, apply_turn
-from solver.core.result import Status
-from solver.gnome_hollow.best import Weights, best_turn
 from tests.gnome_hollow.brute import brute_best
 from tests.gnome_hollow.test_rings import mush
 from tests.gnome_hollow.test_scoring import ED, table

@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gnomekit.models.gnome_hollow.edition import default_edition
+from gnomekit.models.gnome_hollow.notation import position_to_json, position_to_text
+from gnomekit.models.gnome_hollow.placement import Placement, check_sequence
+from gnomekit.models.gnome_hollow.position import Gnome, Position
+from gnomekit.models.gnome_hollow.setup import new_position
 
 from gnomekit.cli import main
-from models.gnome_hollow.edition import default_edition
-from models.gnome_hollow.notation import position_to_json, position_to_text
-from models.gnome_hollow.placement import Placement, check_sequence
-from models.gnome_hollow.position import Gnome, Position
-from models.gnome_hollow.setup import new_position
 from tests.gnome_hollow.reference import two_players
 
 ED = default_edition()
@@ -148,7 +148,7 @@ def test_cli_verbs_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 def test_moves_match_check(tmp_path: Path) -> None:
     pos = new_position(ED, 2, 5)
-    from models.gnome_hollow.placement import legal_placements
+    from gnomekit.models.gnome_hollow.placement import legal_placements
 
     tile = pos.offered[0]
     legal = {(p.cell, p.orientation) for p in legal_placements(pos, ED, tile, distinct=False)}

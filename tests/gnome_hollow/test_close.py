@@ -6,13 +6,13 @@ import random
 from dataclasses import replace
 
 import pytest
+from gnomekit.models.gnome_hollow.edition import default_edition
+from gnomekit.models.gnome_hollow.networks import PathKey
+from gnomekit.models.gnome_hollow.placement import check_sequence
+from gnomekit.models.gnome_hollow.position import Gnome, Position
+from gnomekit.solver.core.result import Status
+from gnomekit.solver.gnome_hollow.close import close_by_sat, close_by_search, closes
 
-from models.gnome_hollow.edition import default_edition
-from models.gnome_hollow.networks import PathKey
-from models.gnome_hollow.placement import check_sequence
-from models.gnome_hollow.position import Gnome, Position
-from solver.core.result import Status
-from solver.gnome_hollow.close import close_by_sat, close_by_search, closes
 from tests.gnome_hollow.reference import random_garden, two_players
 
 ED = default_edition()

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from gnomekit.models.core.hexgrid import neighbour, opposite
+from gnomekit.models.gnome_hollow.edition import default_edition
+from gnomekit.models.gnome_hollow.networks import replay
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.core.hexgrid import neighbour, opposite
-from models.gnome_hollow.edition import default_edition
-from models.gnome_hollow.networks import replay
 from tests.gnome_hollow.reference import random_garden, reference_rings
 
 ED = default_edition()
@@ -17,7 +17,7 @@ RingKey = tuple[int, frozenset[tuple[int, int]], tuple[tuple[str, int], ...], in
 
 
 def _engine_rings(seq: list[tuple[str, tuple[int, int], int]], rule: str = "fresh") -> list[RingKey]:
-    from models.gnome_hollow.networks import Networks
+    from gnomekit.models.gnome_hollow.networks import Networks
 
     nets = Networks(ED, rule)
     out = []

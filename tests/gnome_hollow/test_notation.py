@@ -5,14 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from models.core.edition import parse_toml
-from models.core.errors import EditionError, NotationError
-from models.core.hexgrid import DIRECTIONS, mirror_edge, neighbour, opposite, orient_edge, rotate_edge
-from models.gnome_hollow.edition import default_edition, edition_from_toml, path_kind
-from models.gnome_hollow.notation import (
+from gnomekit.models.core.edition import parse_toml
+from gnomekit.models.core.errors import EditionError, NotationError
+from gnomekit.models.core.hexgrid import DIRECTIONS, mirror_edge, neighbour, opposite, orient_edge, rotate_edge
+from gnomekit.models.gnome_hollow.edition import default_edition, edition_from_toml, path_kind
+from gnomekit.models.gnome_hollow.notation import (
     parse_placements,
     position_from_json,
     position_from_text,
@@ -20,7 +17,9 @@ from models.gnome_hollow.notation import (
     position_to_text,
     read_position,
 )
-from models.gnome_hollow.setup import new_position, random_position
+from gnomekit.models.gnome_hollow.setup import new_position, random_position
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 ED = default_edition()
 

@@ -7,12 +7,12 @@ The counts were computed with the geometry reference (tests/gnome_hollow/referen
 from __future__ import annotations
 
 import pytest
+from gnomekit.models.core.hexgrid import frontier
+from gnomekit.models.gnome_hollow.edition import default_edition
+from gnomekit.models.gnome_hollow.placement import legal_placements
+from gnomekit.models.gnome_hollow.position import Position
+from gnomekit.models.gnome_hollow.setup import new_position
 
-from models.core.hexgrid import frontier
-from models.gnome_hollow.edition import default_edition
-from models.gnome_hollow.placement import legal_placements
-from models.gnome_hollow.position import Position
-from models.gnome_hollow.setup import new_position
 from tests.gnome_hollow.reference import reference_legal, two_players
 from tests.gnome_hollow.test_rings import FIVE, TEN
 

@@ -7,15 +7,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from gnomekit.models.core.edition import parse_toml
+from gnomekit.models.gnome_hollow.edition import default_edition
+from gnomekit.models.gnome_hollow.notation import parse_placements, position_from_text
+from gnomekit.models.gnome_hollow.position import Gnome
+from gnomekit.models.gnome_hollow.setup import random_position
+from gnomekit.solver.core.result import Status
+from gnomekit.solver.gnome_hollow.best import best_turn
+from gnomekit.solver.gnome_hollow.puzzles import puzzle_files, run_puzzle
 
-from models.core.edition import parse_toml
-from models.gnome_hollow.edition import default_edition
-from models.gnome_hollow.notation import parse_placements, position_from_text
-from models.gnome_hollow.position import Gnome
-from models.gnome_hollow.setup import random_position
-from solver.core.result import Status
-from solver.gnome_hollow.best import best_turn
-from solver.gnome_hollow.puzzles import puzzle_files, run_puzzle
 from tests.gnome_hollow.brute import brute_best
 from tests.gnome_hollow.reference import reference_legal, reference_rings
 from tests.gnome_hollow.test_scoring import _brute_best

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gnomekit.models.core.hexgrid import DIRECTIONS, orient_edge
+from gnomekit.models.gnome_hollow.edition import default_edition
 
 from gnomekit.cli import main
-from models.core.hexgrid import DIRECTIONS, orient_edge
-from models.gnome_hollow.edition import default_edition
 from tests.gnome_hollow import independent as ind
 
 ED = default_edition()

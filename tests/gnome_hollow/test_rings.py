@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from gnomekit.models.gnome_hollow.edition import default_edition
+from gnomekit.models.gnome_hollow.placement import Placement, check_sequence
 
-from models.gnome_hollow.edition import default_edition
-from models.gnome_hollow.placement import Placement, check_sequence
 from tests.gnome_hollow.reference import reference_rings, two_players
 
 ED = default_edition()

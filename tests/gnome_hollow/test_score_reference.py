@@ -15,15 +15,15 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from gnomekit.models.core.errors import IllegalMoveError
+from gnomekit.models.gnome_hollow.edition import default_edition
+from gnomekit.models.gnome_hollow.networks import Networks
+from gnomekit.models.gnome_hollow.placement import legal_placements
+from gnomekit.models.gnome_hollow.position import FLOWERS, MARKET, Gnome, PlayerState, Position, markers_moved
+from gnomekit.models.gnome_hollow.scoring import GnomeAction, MarkerChoice, Turn, apply_turn
+from gnomekit.solver.core.result import Status
+from gnomekit.solver.gnome_hollow.best import Weights, best_turn
 
-from models.core.errors import IllegalMoveError
-from models.gnome_hollow.edition import default_edition
-from models.gnome_hollow.networks import Networks
-from models.gnome_hollow.placement import legal_placements
-from models.gnome_hollow.position import FLOWERS, MARKET, Gnome, PlayerState, Position, markers_moved
-from models.gnome_hollow.scoring import GnomeAction, MarkerChoice, Turn, apply_turn
-from solver.core.result import Status
-from solver.gnome_hollow.best import Weights, best_turn
 from tests.gnome_hollow.reference import random_garden, two_players
 from tests.gnome_hollow.score_reference import Rules, best_value, turn_value
 

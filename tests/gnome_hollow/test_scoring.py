@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from gnomekit.models.core.errors import IllegalMoveError
+from gnomekit.models.gnome_hollow.edition import default_edition
+from gnomekit.models.gnome_hollow.market import best_sale, make_change
+from gnomekit.models.gnome_hollow.placement import Placement
+from gnomekit.models.gnome_hollow.position import Gnome, PlayerState, Position
+from gnomekit.models.gnome_hollow.scoring import GnomeAction, MarkerChoice, Turn, apply_turn, final_scores
 
-from models.core.errors import IllegalMoveError
-from models.gnome_hollow.edition import default_edition
-from models.gnome_hollow.market import best_sale, make_change
-from models.gnome_hollow.placement import Placement
-from models.gnome_hollow.position import Gnome, PlayerState, Position
-from models.gnome_hollow.scoring import GnomeAction, MarkerChoice, Turn, apply_turn, final_scores
 from tests.gnome_hollow.reference import two_players
 from tests.gnome_hollow.test_rings import FIVE, mush
 
@@ -182,9 +182,9 @@ def test_signpost_visit_and_claim_rules() -> None:
 
 
 def test_best_turn_under_a_zero_time_limit_is_unknown() -> None:
-    from models.gnome_hollow.setup import random_position
-    from solver.core.result import Status
-    from solver.gnome_hollow.best import best_turn
+    from gnomekit.models.gnome_hollow.setup import random_position
+    from gnomekit.solver.core.result import Status
+    from gnomekit.solver.gnome_hollow.best import best_turn
 
     pos = random_position(ED, 3, 6)
     res = best_turn(pos, ED, time_limit=0.0)

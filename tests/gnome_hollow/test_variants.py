@@ -7,17 +7,17 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from gnomekit.models.core.errors import IllegalMoveError, UsageError
+from gnomekit.models.gnome_hollow.edition import default_edition
+from gnomekit.models.gnome_hollow.placement import Placement
+from gnomekit.models.gnome_hollow.position import Gnome, PlayerState, Position
+from gnomekit.models.gnome_hollow.scoring import GnomeAction, MarkerChoice, Turn, apply_turn
+from gnomekit.models.gnome_hollow.setup import new_position, random_position, variant_options
+from gnomekit.models.gnome_hollow.shapes import canonical
+from gnomekit.solver.core.result import Status
+from gnomekit.solver.gnome_hollow.best import Weights, best_turn
 
 from gnomekit.cli import main
-from models.core.errors import IllegalMoveError, UsageError
-from models.gnome_hollow.edition import default_edition
-from models.gnome_hollow.placement import Placement
-from models.gnome_hollow.position import Gnome, PlayerState, Position
-from models.gnome_hollow.scoring import GnomeAction, MarkerChoice, Turn, apply_turn
-from models.gnome_hollow.setup import new_position, random_position, variant_options
-from models.gnome_hollow.shapes import canonical
-from solver.core.result import Status
-from solver.gnome_hollow.best import Weights, best_turn
 from tests.gnome_hollow.brute import brute_best
 from tests.gnome_hollow.reference import two_players
 
@@ -41,7 +41,7 @@ def _tile_for(edges: tuple[int, int], used: set[str]) -> tuple[str, int]:
 
 def _ring(cells: list[tuple[int, int]]) -> list[tuple[str, tuple[int, int], int]]:
     """Tiles laying one path around the closed cycle ``cells`` (consecutive cells adjacent)."""
-    from models.core.hexgrid import edge_towards
+    from gnomekit.models.core.hexgrid import edge_towards
 
     used: set[str] = set()
     out = []
@@ -146,7 +146,7 @@ def test_trade_after_a_signpost_visit() -> None:
     act = res.witness["turn"].action
     assert res.stats["verified"] == 1 and act is not None and (act.kind, act.trade) == ("signpost", 2)
     assert res.value == pytest.approx(3) == brute_best(pos, ED, Weights(mushroom=1.0))
-    from solver.gnome_hollow.hint import hint
+    from gnomekit.solver.gnome_hollow.hint import hint
 
     assert "and trade 1 teal -> 2 yellow" in hint(pos, ED, Weights(mushroom=1.0)).lines
 

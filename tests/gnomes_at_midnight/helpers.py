@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from models.gnomes_at_midnight.edition import bundled_edition
-from models.gnomes_at_midnight.notation import position_to_json, read_position
-from models.gnomes_at_midnight.position import Position
-from models.gnomes_at_midnight.setup import new_position
+from gnomekit.models.gnomes_at_midnight.edition import bundled_edition
+from gnomekit.models.gnomes_at_midnight.notation import position_to_json, read_position
+from gnomekit.models.gnomes_at_midnight.position import Position
+from gnomekit.models.gnomes_at_midnight.setup import new_position
 
 
 def base_json(edition: str = "default", seed: int = 0) -> dict[str, Any]:

@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from models.gnomes_at_midnight.edition import bundled_edition
-from models.gnomes_at_midnight.notation import position_to_json
-from models.gnomes_at_midnight.setup import new_position, random_position
+from gnomekit.models.gnomes_at_midnight.edition import bundled_edition
+from gnomekit.models.gnomes_at_midnight.notation import position_to_json
+from gnomekit.models.gnomes_at_midnight.setup import new_position, random_position
+
 from tests.gnomes_at_midnight.reference import Ref
 
 HERE = Path(__file__).parent

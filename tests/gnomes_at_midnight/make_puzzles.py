@@ -12,14 +12,15 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from models.gnomes_at_midnight.edition import COLOURS, bundled_edition
-from models.gnomes_at_midnight.notation import position_to_text
-from models.gnomes_at_midnight.position import Position
-from models.gnomes_at_midnight.setup import new_position, random_position
-from solver.gnomes_at_midnight.kernel import Kernel
-from solver.gnomes_at_midnight.puzzles import winning_first_moves
-from solver.gnomes_at_midnight.search import SearchBudgetExceeded, Searcher, SearchOptions
-from solver.gnomes_at_midnight.smt import smt_wins_within
+from gnomekit.models.gnomes_at_midnight.edition import COLOURS, bundled_edition
+from gnomekit.models.gnomes_at_midnight.notation import position_to_text
+from gnomekit.models.gnomes_at_midnight.position import Position
+from gnomekit.models.gnomes_at_midnight.setup import new_position, random_position
+from gnomekit.solver.gnomes_at_midnight.kernel import Kernel
+from gnomekit.solver.gnomes_at_midnight.puzzles import winning_first_moves
+from gnomekit.solver.gnomes_at_midnight.search import SearchBudgetExceeded, Searcher, SearchOptions
+from gnomekit.solver.gnomes_at_midnight.smt import smt_wins_within
+
 from tests.gnomes_at_midnight.strategy import verify_forced_win
 
 OUT = Path(__file__).resolve().parents[2] / "puzzles" / "gnomes-at-midnight"

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from models.gnomes_at_midnight.edition import TERRAINS
-from models.gnomes_at_midnight.notation import position_to_json
-from models.gnomes_at_midnight.position import Position
-from solver.gnomes_at_midnight.kernel import Kernel
-from solver.gnomes_at_midnight.search import Searcher
+from gnomekit.models.gnomes_at_midnight.edition import TERRAINS
+from gnomekit.models.gnomes_at_midnight.notation import position_to_json
+from gnomekit.models.gnomes_at_midnight.position import Position
+from gnomekit.solver.gnomes_at_midnight.kernel import Kernel
+from gnomekit.solver.gnomes_at_midnight.search import Searcher
+
 from tests.gnomes_at_midnight.make_perft import PerSide
 
 NAMES = list(TERRAINS)

@@ -6,19 +6,19 @@ import json
 from dataclasses import replace
 
 import pytest
-
-from models.core.edition import parse_toml
-from models.core.errors import EditionError, NotationError
-from models.gnomes_at_midnight.edition import bundled_edition, edition_from_toml
-from models.gnomes_at_midnight.moves import legal_moves
-from models.gnomes_at_midnight.notation import (
+from gnomekit.models.core.edition import parse_toml
+from gnomekit.models.core.errors import EditionError, NotationError
+from gnomekit.models.gnomes_at_midnight.edition import bundled_edition, edition_from_toml
+from gnomekit.models.gnomes_at_midnight.moves import legal_moves
+from gnomekit.models.gnomes_at_midnight.notation import (
     parse_move,
     position_from_text,
     position_to_json,
     position_to_text,
     read_position,
 )
-from solver.gnomes_at_midnight.gen import positions
+from gnomekit.solver.gnomes_at_midnight.gen import positions
+
 from tests.gnomes_at_midnight.helpers import base_json, make
 
 MANDATORY = ("rows", "cols", "terrain", "flowers", "gnomes", "toadstools", "off_board", "to_move", "moon",
@@ -43,8 +43,8 @@ def test_bundled_editions_follow_the_rulings_and_the_issue() -> None:
 
 
 def test_no_default_dance_card_is_won_quickly_from_setup() -> None:
-    from models.gnomes_at_midnight.setup import new_position
-    from solver.gnomes_at_midnight.search import forced_win_within
+    from gnomekit.models.gnomes_at_midnight.setup import new_position
+    from gnomekit.solver.gnomes_at_midnight.search import forced_win_within
 
     ed = bundled_edition("default")
     for card in ed.dance:

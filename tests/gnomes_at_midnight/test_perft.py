@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gnomekit.models.gnomes_at_midnight.edition import bundled_edition
+from gnomekit.models.gnomes_at_midnight.moves import after_move, legal_moves, next_position, perft
+from gnomekit.models.gnomes_at_midnight.notation import read_position
 
-from models.gnomes_at_midnight.edition import bundled_edition
-from models.gnomes_at_midnight.moves import after_move, legal_moves, next_position, perft
-from models.gnomes_at_midnight.notation import read_position
 from tests.gnomes_at_midnight.make_perft import _perft
 
 PERFT = Path(__file__).with_name("perft.txt")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import tomllib
 
 import pytest
+from gnomekit.solver.gnomes_at_midnight.puzzles import load_puzzle, puzzle_files, run_puzzle
 
-from solver.gnomes_at_midnight.puzzles import load_puzzle, puzzle_files, run_puzzle
 from tests.gnomes_at_midnight.make_puzzles import methods, second_opinion
 
 FILES = puzzle_files()

@@ -99,7 +99,7 @@ def test_tablebase_refuses_the_default_edition(capsys: pytest.CaptureFixture[str
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """`solve --tablebase` on a default-edition position used to crash with a numpy MemoryError traceback
     (it tried to pair 634698 x 634698 placements); now exit 2 with what is supported."""
-    from solver.gnomes_at_midnight.tablebase import side_placements
+    from gnomekit.solver.gnomes_at_midnight.tablebase import side_placements
 
     assert side_placements(20, 3) == 1751 and side_placements(35, 5) == 634698
     monkeypatch.setenv("GNOMEKIT_CACHE", str(tmp_path / "cache"))

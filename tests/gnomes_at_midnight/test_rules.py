@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from models.gnomes_at_midnight.moves import (
+from gnomekit.models.gnomes_at_midnight.moves import (
     ADD,
     PAIR,
     PASS,
@@ -14,7 +14,8 @@ from models.gnomes_at_midnight.moves import (
     next_position,
     play,
 )
-from models.gnomes_at_midnight.position import NO_CARD
+from gnomekit.models.gnomes_at_midnight.position import NO_CARD
+
 from tests.gnomes_at_midnight.helpers import empty_board
 
 G, B = "green", "blue"
@@ -148,7 +149,7 @@ def test_wins_are_checked_for_the_mover_only() -> None:
 
 def test_dance_matches_under_all_eight_symmetries() -> None:
     # an L shape; place each of its 8 orientations on the board and finish it with one step
-    from models.core.grid import normalise, transform
+    from gnomekit.models.core.grid import normalise, transform
 
     shape = [[0, 0], [1, 0], [2, 0], [2, 1]]
     seen = set()

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from gnomekit.models.gnomes_at_midnight.edition import TERRAINS
+from gnomekit.models.gnomes_at_midnight.moves import after_move, legal_moves, next_position
+from gnomekit.models.gnomes_at_midnight.notation import position_to_json
+from gnomekit.solver.gnomes_at_midnight.gen import positions
+from gnomekit.solver.gnomes_at_midnight.kernel import Kernel
+from gnomekit.solver.gnomes_at_midnight.search import SearchOptions, forced_win_within, solve
 
-from models.gnomes_at_midnight.edition import TERRAINS
-from models.gnomes_at_midnight.moves import after_move, legal_moves, next_position
-from models.gnomes_at_midnight.notation import position_to_json
-from solver.gnomes_at_midnight.gen import positions
-from solver.gnomes_at_midnight.kernel import Kernel
-from solver.gnomes_at_midnight.search import SearchOptions, forced_win_within, solve
 from tests.gnomes_at_midnight.helpers import empty_board
 from tests.gnomes_at_midnight.reference import Ref
 
@@ -114,9 +114,9 @@ def test_reshuffled_deck_deeper() -> None:
 
 
 def test_hint_without_a_win_picks_a_safe_move() -> None:
-    from models.gnomes_at_midnight.moves import after_move, legal_moves, next_position
-    from models.gnomes_at_midnight.notation import parse_move
-    from solver.gnomes_at_midnight.hint import hint
+    from gnomekit.models.gnomes_at_midnight.moves import after_move, legal_moves, next_position
+    from gnomekit.models.gnomes_at_midnight.notation import parse_move
+    from gnomekit.solver.gnomes_at_midnight.hint import hint
 
     seen = 0
     for pos in positions(12, start=700):

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from gnomekit.models.core.errors import UsageError
+from gnomekit.solver.gnomes_at_midnight.gen import open_positions
+from gnomekit.solver.gnomes_at_midnight.kernel import Kernel
+from gnomekit.solver.gnomes_at_midnight.search import Searcher, forced_win_within
+from gnomekit.solver.gnomes_at_midnight.smt import smt_wins_within
 
-from models.core.errors import UsageError
-from solver.gnomes_at_midnight.gen import open_positions
-from solver.gnomes_at_midnight.kernel import Kernel
-from solver.gnomes_at_midnight.search import Searcher, forced_win_within
-from solver.gnomes_at_midnight.smt import smt_wins_within
 from tests.gnomes_at_midnight.helpers import empty_board
 
 

@@ -7,13 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from models.core.edition import read_toml_file
-from models.gnomes_at_midnight.edition import MidnightEdition, edition_from_toml
-from models.gnomes_at_midnight.moves import after_move, legal_moves, next_position
-from models.gnomes_at_midnight.setup import new_position
-from solver.gnomes_at_midnight.search import solve
-from solver.gnomes_at_midnight.tablebase import build, load_or_build, position_of
+from gnomekit.models.core.edition import read_toml_file
+from gnomekit.models.gnomes_at_midnight.edition import MidnightEdition, edition_from_toml
+from gnomekit.models.gnomes_at_midnight.moves import after_move, legal_moves, next_position
+from gnomekit.models.gnomes_at_midnight.setup import new_position
+from gnomekit.solver.gnomes_at_midnight.search import solve
+from gnomekit.solver.gnomes_at_midnight.tablebase import build, load_or_build, position_of
 
 TINY = Path(__file__).parent / "data" / "tiny.toml"
 
@@ -99,7 +98,7 @@ def test_cli_tablebase(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: 
 
 
 def solve_turns(path: Path) -> int | None:
-    from models.gnomes_at_midnight.notation import read_position
+    from gnomekit.models.gnomes_at_midnight.notation import read_position
 
     pos = read_position(path.read_text(), "p", tiny())
     return solve(pos, 5).value
@@ -108,7 +107,7 @@ def solve_turns(path: Path) -> int | None:
 @pytest.mark.slow
 def test_mini_tablebase_matches_search() -> None:
     """The full mini table (built once, cached under $GNOMEKIT_CACHE): sampled wins against the search."""
-    from models.gnomes_at_midnight.edition import bundled_edition
+    from gnomekit.models.gnomes_at_midnight.edition import bundled_edition
 
     ed = bundled_edition("mini")
     tb, _built = load_or_build(ed)

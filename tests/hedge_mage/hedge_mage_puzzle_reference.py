@@ -19,12 +19,11 @@ import sys
 from typing import Any
 
 import networkx as nx
-
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.notation import placement_to_text
-from models.hedge_mage.placement import Placement
-from models.hedge_mage.position import Garden, Hedge
-from solver.hedge_mage.puzzles import Puzzle, load_puzzle
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.notation import placement_to_text
+from gnomekit.models.hedge_mage.placement import Placement
+from gnomekit.models.hedge_mage.position import Garden, Hedge
+from gnomekit.solver.hedge_mage.puzzles import Puzzle, load_puzzle
 
 Cell = tuple[int, int]
 
@@ -209,7 +208,7 @@ def reference_answer(pz: Puzzle) -> dict[str, Any]:
 
 def recheck_witness(pz: Puzzle, witness: list[str]) -> bool:
     """Is a stored plan witness legal step by step (by the slow rules above)?"""
-    from models.hedge_mage.notation import parse_placement
+    from gnomekit.models.hedge_mage.notation import parse_placement
 
     g = pz.garden
     steps = [parse_placement(w, pz.edition) for w in witness]

@@ -15,8 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 import networkx as nx
-
-from models.hedge_mage.position import Garden
+from gnomekit.models.hedge_mage.position import Garden
 
 Cell = tuple[int, int]
 Key = tuple[str, tuple[Cell, ...], Cell]  # (tile, sorted cells, sigil cell), as in the rulings
@@ -30,7 +29,7 @@ def pictures_from_toml(text: str) -> dict[str, list[str]]:
 
 def default_pictures() -> dict[str, list[str]]:
     """The tile pictures of the bundled default edition, read from the data file itself."""
-    text = resources.files("models.hedge_mage.data").joinpath("default.toml").read_text("utf-8")
+    text = resources.files("gnomekit.models.hedge_mage.data").joinpath("default.toml").read_text("utf-8")
     return pictures_from_toml(text)
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import string
 from dataclasses import replace
 
+from gnomekit.models.hedge_mage.edition import default_edition
+from gnomekit.models.hedge_mage.position import Garden, Gnome, Hedge, Mage
 from hypothesis import strategies as st
 
-from models.hedge_mage.edition import default_edition
-from models.hedge_mage.position import Garden, Gnome, Hedge, Mage
 from tests.hedge_mage.hm_reference import Reference, default_pictures, placements_in_bounds, shapes
 
 ED = default_edition()

@@ -9,14 +9,12 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
-
-from gnomekit.cli import main
-from models.core.edition import parse_toml
-from models.hedge_mage.edition import HedgeMageEdition, default_edition, edition_from_toml
-from models.hedge_mage.placement import legal_placements
-from models.hedge_mage.position import Garden
-from models.hedge_mage.setup import deal_deck, random_garden
-from solver.hedge_mage.audit import (
+from gnomekit.models.core.edition import parse_toml
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, default_edition, edition_from_toml
+from gnomekit.models.hedge_mage.placement import legal_placements
+from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.models.hedge_mage.setup import deal_deck, random_garden
+from gnomekit.solver.hedge_mage.audit import (
     _Sim,
     audit_tile,
     brute_force_fewest,
@@ -29,6 +27,8 @@ from solver.hedge_mage.audit import (
     setup_garden,
     simulate,
 )
+
+from gnomekit.cli import main
 
 SHAPES = {
     "D2": ["@#"],
@@ -161,7 +161,7 @@ def test_order_for_replay_on_shuffled_reachable_gardens() -> None:
     base = setup_garden(ed)
     for seed in range(8):
         g, _ = random_garden(ed, seed, 9)
-        from models.hedge_mage.placement import Placement
+        from gnomekit.models.hedge_mage.placement import Placement
 
         ps = [Placement(h.tile, h.cells, h.sigil) for h in g.hedges]
         random.Random(seed).shuffle(ps)
@@ -207,7 +207,7 @@ def test_simulation_is_deterministic_and_consistent() -> None:
             deck_rng, _ = game_rngs(3, w["game"])
             assert deal_deck(ed, deck_rng) == w["deck"]
             g = json.dumps(w["garden"])
-            from models.hedge_mage.notation import read_garden
+            from gnomekit.models.hedge_mage.notation import read_garden
 
             garden = read_garden(g, "w", ed)
             tile = w["deck"][w["round"] - 1]

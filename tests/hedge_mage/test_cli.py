@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gnomekit.models.hedge_mage.edition import default_edition
+from gnomekit.models.hedge_mage.notation import garden_from_text, read_garden
 
 from gnomekit.cli import main
-from models.hedge_mage.edition import default_edition
-from models.hedge_mage.notation import garden_from_text, read_garden
 from tests.hedge_mage.hm_reference import PERFT_DIR
 
 ED = default_edition()
@@ -197,7 +197,7 @@ def test_moves_without_a_revealed_tile(capsys: pytest.CaptureFixture[str]) -> No
     assert code == 0 and out == f"{perft_count('nonsquare-6x8.json', 'L3')}\n"
 
 
-@pytest.mark.skipif(importlib.util.find_spec("solver.hedge_mage.sat") is None, reason="no SAT method yet")
+@pytest.mark.skipif(importlib.util.find_spec("gnomekit.solver.hedge_mage.sat") is None, reason="no SAT method yet")
 def test_moves_sat_prints_the_same_placements(capsys: pytest.CaptureFixture[str]) -> None:
     path = str(POS / "pocket-5x6.txt")
     _, out_e, _ = run(capsys, "moves", path, "--tile", "all", "--json")

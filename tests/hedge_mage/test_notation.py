@@ -14,13 +14,10 @@ import string
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from models.core.errors import NotationError
-from models.core.jsonpos import loads_with_positions
-from models.hedge_mage.edition import HedgeMageEdition, default_edition
-from models.hedge_mage.notation import (
+from gnomekit.models.core.errors import NotationError
+from gnomekit.models.core.jsonpos import loads_with_positions
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, default_edition
+from gnomekit.models.hedge_mage.notation import (
     garden_from_text,
     garden_to_json,
     garden_to_text,
@@ -28,9 +25,12 @@ from models.hedge_mage.notation import (
     placement_to_text,
     read_garden,
 )
-from models.hedge_mage.placement import ORIENTATION_NAMES, Placement
-from models.hedge_mage.position import Garden, Gnome, Hedge, Mage
-from models.hedge_mage.setup import new_garden, random_garden
+from gnomekit.models.hedge_mage.placement import ORIENTATION_NAMES, Placement
+from gnomekit.models.hedge_mage.position import Garden, Gnome, Hedge, Mage
+from gnomekit.models.hedge_mage.setup import new_garden, random_garden
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tests.hedge_mage.hm_reference import PERFT_DIR, default_pictures, shapes
 from tests.hedge_mage.hm_strategies import gardens
 

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, default_edition
+from gnomekit.models.hedge_mage.notation import read_garden
+from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.solver.hedge_mage.placements import enumerate_all
 
-from models.hedge_mage.edition import HedgeMageEdition, default_edition
-from models.hedge_mage.notation import read_garden
-from models.hedge_mage.position import Garden
-from solver.hedge_mage.placements import enumerate_all
 from tests.hedge_mage.hm_reference import PERFT_DIR, Key, default_pictures, reference_counts
 
 # Positions whose independent (networkx) recount or SAT count takes seconds: run with --runslow.
@@ -158,9 +158,9 @@ def test_perft_enumeration(record: Record, edition: HedgeMageEdition) -> None:
 @pytest.mark.parametrize(
     "record", [pytest.param(r, marks=pytest.mark.slow) if r.id in SLOW else r for r in RECORDS], ids=IDS)
 def test_perft_sat(record: Record, edition: HedgeMageEdition) -> None:
-    if importlib.util.find_spec("solver.hedge_mage.sat") is None:
-        pytest.skip("solver.hedge_mage.sat is not written yet")
-    sat = importlib.import_module("solver.hedge_mage.sat")
+    if importlib.util.find_spec("gnomekit.solver.hedge_mage.sat") is None:
+        pytest.skip("gnomekit.solver.hedge_mage.sat is not written yet")
+    sat = importlib.import_module("gnomekit.solver.hedge_mage.sat")
     g = load(record, edition)
     check_groups(record, edition, sat.sat_all(g, edition, list(edition.tiles)), g)
 

@@ -16,15 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from gnomekit.cli import main
-from models.hedge_mage.edition import HedgeMageEdition, default_edition
-from models.hedge_mage.enchantments import holds
-from models.hedge_mage.notation import parse_placement
-from models.hedge_mage.placement import Placement, is_legal_slow, legal_placements
-from models.hedge_mage.running import _work, execute_plan
-from models.hedge_mage.running_notation import parse_action
-from solver.hedge_mage.play import (
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, default_edition
+from gnomekit.models.hedge_mage.enchantments import holds
+from gnomekit.models.hedge_mage.notation import parse_placement
+from gnomekit.models.hedge_mage.placement import Placement, is_legal_slow, legal_placements
+from gnomekit.models.hedge_mage.running import _work, execute_plan
+from gnomekit.models.hedge_mage.running_notation import parse_action
+from gnomekit.solver.hedge_mage.play import (
     Game,
     PlayerState,
     RecordError,
@@ -34,6 +32,8 @@ from solver.hedge_mage.play import (
     replay,
     setup_from_record,
 )
+
+from gnomekit.cli import main
 
 ED = default_edition()
 

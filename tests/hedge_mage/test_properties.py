@@ -13,11 +13,8 @@ from __future__ import annotations
 
 import networkx as nx
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from models.hedge_mage.edition import default_edition
-from models.hedge_mage.placement import (
+from gnomekit.models.hedge_mage.edition import default_edition
+from gnomekit.models.hedge_mage.placement import (
     Board,
     Placement,
     apply_placement,
@@ -28,8 +25,11 @@ from models.hedge_mage.placement import (
     movement_points,
     with_held_tokens,
 )
-from models.hedge_mage.position import Garden
-from models.hedge_mage.setup import random_garden
+from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.models.hedge_mage.setup import random_garden
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tests.hedge_mage.hm_reference import Reference, default_pictures, placements_in_bounds, shapes
 from tests.hedge_mage.hm_strategies import gardens, played_gardens
 

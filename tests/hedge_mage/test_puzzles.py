@@ -7,9 +7,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from gnomekit.models.core.errors import NotationError
+from gnomekit.solver.hedge_mage.puzzles import KINDS, load_puzzle, puzzle_files, run_puzzle, solve_puzzle
 
-from models.core.errors import NotationError
-from solver.hedge_mage.puzzles import KINDS, load_puzzle, puzzle_files, run_puzzle, solve_puzzle
 from tests.hedge_mage.hedge_mage_puzzle_reference import recheck_witness, reference_answer
 
 # the building puzzles (the running puzzles, kind "run", are tested in test_run_puzzles.py)
@@ -179,7 +179,7 @@ def test_unreadable_puzzle_is_reported_by_run_puzzle(tmp_path: Path) -> None:
 
 
 def test_a_solver_crash_is_a_failed_puzzle(monkeypatch: pytest.MonkeyPatch) -> None:
-    import solver.hedge_mage.puzzles as mod
+    import gnomekit.solver.hedge_mage.puzzles as mod
 
     def boom(pz: object) -> object:
         raise RuntimeError("bug")
@@ -191,7 +191,8 @@ def test_a_solver_crash_is_a_failed_puzzle(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_no_single_tile_can_be_walled_in() -> None:
     """Why 'other-order' is right: order matters only for a tile walled in by earlier hedges."""
-    from models.hedge_mage.edition import default_edition
+    from gnomekit.models.hedge_mage.edition import default_edition
+
     from tests.hedge_mage.hedge_mage_puzzle_reference import can_be_walled_in, placements_on_board
 
     ed = default_edition()
@@ -204,7 +205,8 @@ def test_no_single_tile_can_be_walled_in() -> None:
 
 @pytest.mark.slow
 def test_no_two_touching_tiles_can_be_walled_in() -> None:
-    from models.hedge_mage.edition import default_edition
+    from gnomekit.models.hedge_mage.edition import default_edition
+
     from tests.hedge_mage.hedge_mage_puzzle_reference import can_be_walled_in, placements_on_board
 
     ed = default_edition()

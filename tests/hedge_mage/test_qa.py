@@ -329,9 +329,9 @@ def test_option_errors_name_the_option(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_candidates_are_shared_but_callers_get_their_own_list() -> None:
     # candidates() is cached per (rows, cols, tile) for speed: a caller changing its list must not change the cache.
-    from models.hedge_mage.edition import default_edition
-    from models.hedge_mage.placement import candidates
-    from models.hedge_mage.position import Garden
+    from gnomekit.models.hedge_mage.edition import default_edition
+    from gnomekit.models.hedge_mage.placement import candidates
+    from gnomekit.models.hedge_mage.position import Garden
 
     ed = default_edition()
     g = Garden(rows=4, cols=5)

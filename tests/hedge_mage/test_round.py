@@ -14,17 +14,17 @@ import json
 from typing import Any
 
 import pytest
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.hedge_mage.edition import default_edition
+from gnomekit.models.hedge_mage.notation import read_garden
+from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.models.hedge_mage.running import RunPosition, execute_plan, start_round
+from gnomekit.models.hedge_mage.running_notation import parse_plan, read_run
+from gnomekit.solver.hedge_mage.best import best_block, options_for, score_all
+from gnomekit.solver.hedge_mage.round import rank_key, running_position, solve_round
+from gnomekit.solver.hedge_mage.running import solve_run
 
 from gnomekit.cli import main
-from models.core.errors import UsageError
-from models.hedge_mage.edition import default_edition
-from models.hedge_mage.notation import read_garden
-from models.hedge_mage.position import Garden
-from models.hedge_mage.running import RunPosition, execute_plan, start_round
-from models.hedge_mage.running_notation import parse_plan, read_run
-from solver.hedge_mage.best import best_block, options_for, score_all
-from solver.hedge_mage.round import rank_key, running_position, solve_round
-from solver.hedge_mage.running import solve_run
 
 ED = default_edition()
 

@@ -12,14 +12,19 @@ import random
 from dataclasses import replace
 
 import pytest
-
-from models.hedge_mage.edition import default_edition
-from models.hedge_mage.running import Action, RunPosition, execute_plan, run_position_from_garden, running_score
-from models.hedge_mage.running_notation import parse_plan
-from models.hedge_mage.setup import new_garden
-from solver.hedge_mage.run_bound import RunBound
-from solver.hedge_mage.run_engine import Engine
-from solver.hedge_mage.running import solve_run, successors
+from gnomekit.models.hedge_mage.edition import default_edition
+from gnomekit.models.hedge_mage.running import (
+    Action,
+    RunPosition,
+    execute_plan,
+    run_position_from_garden,
+    running_score,
+)
+from gnomekit.models.hedge_mage.running_notation import parse_plan
+from gnomekit.models.hedge_mage.setup import new_garden
+from gnomekit.solver.hedge_mage.run_bound import RunBound
+from gnomekit.solver.hedge_mage.run_engine import Engine
+from gnomekit.solver.hedge_mage.running import solve_run, successors
 
 from .test_running import CARDS, pos, random_small, random_tiny, small_garden
 

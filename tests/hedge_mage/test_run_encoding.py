@@ -14,13 +14,12 @@ import random
 from pathlib import Path
 
 import pytest
-
-from models.hedge_mage.edition import default_edition
-from models.hedge_mage.running import RunPosition, execute_plan, running_score, settle_position
-from models.hedge_mage.running_notation import read_run, run_to_text
-from solver.core.result import Status
-from solver.hedge_mage.run_encoding import horizon, merge_units, nonmonotone_reason, solve_run_encoding
-from solver.hedge_mage.running import solve_run
+from gnomekit.models.hedge_mage.edition import default_edition
+from gnomekit.models.hedge_mage.running import RunPosition, execute_plan, running_score, settle_position
+from gnomekit.models.hedge_mage.running_notation import read_run, run_to_text
+from gnomekit.solver.core.result import Status
+from gnomekit.solver.hedge_mage.run_encoding import horizon, merge_units, nonmonotone_reason, solve_run_encoding
+from gnomekit.solver.hedge_mage.running import solve_run
 
 ED = default_edition()
 CARDS = {k: [e.id for e in ED.enchantments if e.kind == k] for k in ("flower", "mushroom", "pumpkin")}
@@ -145,7 +144,7 @@ def test_springshroom_bounce_onto_a_hedge_wakes_a_mushroom() -> None:
 
 
 def test_nonmonotone_condition_is_refused() -> None:
-    from models.hedge_mage.enchantments import parse_condition
+    from gnomekit.models.hedge_mage.enchantments import parse_condition
 
     c, _ = parse_condition({"count": "gnome", "scope": "adjacent", "at_most": 0}, ("flower",))
     assert c is not None and nonmonotone_reason(c) is not None
@@ -167,7 +166,7 @@ def test_horizon_counts_free_pickups_and_drops() -> None:
 
 
 def test_merge_units_joins_steps_and_hoists_tokens() -> None:
-    from models.hedge_mage.running import Action
+    from gnomekit.models.hedge_mage.running import Action
 
     units = [Action("step", "M1", path=((0, 1),)), Action("token"), Action("step", "M1", path=((0, 2),)),
              Action("pickup", "M1", path=((0, 2),))]
@@ -243,8 +242,8 @@ def full_size(spec: tuple[str, int, int, int, int]) -> RunPosition:
     tokens (see docs/solving.md, "The planning encoding": they are out of reach on 10x10)."""
     from dataclasses import replace
 
-    from models.hedge_mage.running import run_position_from_garden
-    from models.hedge_mage.setup import new_garden, random_garden
+    from gnomekit.models.hedge_mage.running import run_position_from_garden
+    from gnomekit.models.hedge_mage.setup import new_garden, random_garden
 
     kind, seed, rnd, points, tokens = spec
     g = random_garden(ED, seed, rnd)[0] if kind == "mid" else new_garden(ED, seed)[0]
@@ -285,7 +284,7 @@ def test_full_size_encoding_equals_search(spec: tuple[str, int, int, int, int]) 
 def test_reach_is_tight_on_a_setup_garden() -> None:
     # seed 3, 1 point, no tokens: nothing can be rescued (no tunnel within the work of any gnome), so no
     # token is winnable: the allowance stays 1, no gnome can step and the horizon is 2 mages x 3
-    from solver.hedge_mage.run_encoding import reach
+    from gnomekit.solver.hedge_mage.run_encoding import reach
 
     p = full_size(("setup", 3, 0, 1, 0))
     r = reach(p, ED)

@@ -369,8 +369,8 @@ def test_faq_case(capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str)
 def test_faq_case_by_the_docs_only_reference(name: str) -> None:
     """The same expectations from tests/hedge_mage/run_reference.py (QA's implementation from the docs alone)."""
     rr = pytest.importorskip("tests.hedge_mage.run_reference")
-    from models.hedge_mage.edition import default_edition
-    from models.hedge_mage.running_notation import read_run, run_to_json
+    from gnomekit.models.hedge_mage.edition import default_edition
+    from gnomekit.models.hedge_mage.running_notation import read_run, run_to_json
 
     ed = default_edition()
     case = CASES[name]

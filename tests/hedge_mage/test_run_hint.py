@@ -13,14 +13,14 @@ import json
 from functools import cache
 
 import pytest
+from gnomekit.models.core.grid import Cell
+from gnomekit.models.hedge_mage.edition import default_edition
+from gnomekit.models.hedge_mage.running import Action, Illegal, RunPosition, apply_action, execute_plan, running_score
+from gnomekit.models.hedge_mage.running_notation import read_run
+from gnomekit.solver.hedge_mage.run_hint import best_without, run_hint
+from gnomekit.solver.hedge_mage.running import solve_run
 
 from gnomekit.cli import main
-from models.core.grid import Cell
-from models.hedge_mage.edition import default_edition
-from models.hedge_mage.running import Action, Illegal, RunPosition, apply_action, execute_plan, running_score
-from models.hedge_mage.running_notation import read_run
-from solver.hedge_mage.run_hint import best_without, run_hint
-from solver.hedge_mage.running import solve_run
 
 ED = default_edition()
 EX = "docs/examples/tiny-run.txt"

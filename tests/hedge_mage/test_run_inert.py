@@ -15,12 +15,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
-from models.hedge_mage.running import RunPosition, execute_plan, run_position_from_garden, running_score
-from models.hedge_mage.running_notation import run_to_text
-from models.hedge_mage.setup import new_garden
-from solver.hedge_mage.run_engine import Engine
-from solver.hedge_mage.running import inert_kinds, solve_run
+from gnomekit.models.hedge_mage.running import RunPosition, execute_plan, run_position_from_garden, running_score
+from gnomekit.models.hedge_mage.running_notation import run_to_text
+from gnomekit.models.hedge_mage.setup import new_garden
+from gnomekit.solver.hedge_mage.run_engine import Engine
+from gnomekit.solver.hedge_mage.running import inert_kinds, solve_run
 
 from .test_running import CARDS, ED, pos, small_garden
 
@@ -152,7 +151,7 @@ def test_budget_spent_on_a_relaxation_whose_plan_is_forbidden_still_answers_a_le
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Out of budget in the relaxation, with its plan forbidden by the rules (forced here), the anytime
     answer is the quick first plan of the game with the inert gnomes in place, replayed, with the bound."""
-    import solver.hedge_mage.running as running
+    import gnomekit.solver.hedge_mage.running as running
 
     p = crowded(35)  # optimum 1 rescued, +2 points; the relaxation's is 2 rescued
     monkeypatch.setattr(running, "_replay", lambda eng, s0, units: None)

@@ -25,12 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from models.core.grid import Cell
-from models.hedge_mage.edition import HedgeMageEdition
-from models.hedge_mage.running import Action, Illegal, RunPosition, apply_action, execute_plan, running_score
-from models.hedge_mage.running_notation import action_to_text, parse_plan
-from solver.hedge_mage.puzzles import RUN_KIND, load_puzzle, puzzle_files, run_puzzle, solve_puzzle
+from gnomekit.models.core.grid import Cell
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.running import Action, Illegal, RunPosition, apply_action, execute_plan, running_score
+from gnomekit.models.hedge_mage.running_notation import action_to_text, parse_plan
+from gnomekit.solver.hedge_mage.puzzles import RUN_KIND, load_puzzle, puzzle_files, run_puzzle, solve_puzzle
 
 ORTH = ((-1, 0), (0, 1), (1, 0), (0, -1))
 
@@ -191,7 +190,7 @@ def test_stored_answer_equals_the_docs_only_reference(path: Path) -> None:
     """A second, fully independent check: tests/hedge_mage/run_reference.py (written by QA from the docs
     alone, sharing no code with the engine) finds the same optimum and accepts the stored plan."""
     rr = pytest.importorskip("tests.hedge_mage.run_reference")
-    from models.hedge_mage.running_notation import run_to_json
+    from gnomekit.models.hedge_mage.running_notation import run_to_json
 
     pz = load_puzzle(path)
     assert pz.run is not None
@@ -260,7 +259,7 @@ BAD_FILES = [
 @pytest.mark.parametrize(("old", "new", "message", "where"), BAD_FILES, ids=[b[1][:20] or b[0][:20] for b in BAD_FILES])
 def test_malformed_running_puzzle_gives_a_located_error(tmp_path: Path, old: str, new: str, message: str,
                                                         where: str | None) -> None:
-    from models.core.errors import NotationError
+    from gnomekit.models.core.errors import NotationError
 
     src = next(p for p in FILES if p.stem.endswith("too-far-down"))
     text = src.read_text(encoding="utf-8")

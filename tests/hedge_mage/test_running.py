@@ -8,12 +8,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
-from models.core.errors import NotationError
-from models.hedge_mage.edition import default_edition
-from models.hedge_mage.enchantments import parse_condition
-from models.hedge_mage.running import RunPosition, execute_plan, run_position_from_garden, running_score
-from models.hedge_mage.running_notation import (
+from gnomekit.models.core.errors import NotationError
+from gnomekit.models.hedge_mage.edition import default_edition
+from gnomekit.models.hedge_mage.enchantments import parse_condition
+from gnomekit.models.hedge_mage.running import RunPosition, execute_plan, run_position_from_garden, running_score
+from gnomekit.models.hedge_mage.running_notation import (
     action_to_text,
     parse_action,
     parse_plan,
@@ -21,11 +20,11 @@ from models.hedge_mage.running_notation import (
     run_to_json,
     run_to_text,
 )
-from models.hedge_mage.scoring import final_score, winners
-from models.hedge_mage.setup import random_garden
-from solver.hedge_mage.run_bound import RunBound
-from solver.hedge_mage.run_engine import Engine
-from solver.hedge_mage.running import bfs_plain, solve_run
+from gnomekit.models.hedge_mage.scoring import final_score, winners
+from gnomekit.models.hedge_mage.setup import random_garden
+from gnomekit.solver.hedge_mage.run_bound import RunBound
+from gnomekit.solver.hedge_mage.run_engine import Engine
+from gnomekit.solver.hedge_mage.running import bfs_plain, solve_run
 
 ED = default_edition()
 
@@ -271,7 +270,7 @@ def test_carrying_two_and_occupied_end_space() -> None:
 
 def test_gnome_on_a_mage_in_the_garden_is_carried_regression() -> None:
     """`to-run` rejected a gnome on a mage's space; standing on a mage = carried (rulings)."""
-    from models.hedge_mage.notation import read_garden
+    from gnomekit.models.hedge_mage.notation import read_garden
 
     g = read_garden("hedge-mage garden\nsize: 3x4\nhedges: -\n\n   0  1  2  3\n0  +W .  .  .\n"
                     "1  .  .  .  .Wp\n2  .  .  .  +\n", "g", ED)
@@ -543,7 +542,7 @@ def test_fast_search_equals_reference_tiny_full(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(30))
 def test_engine_successors_equal_rules_engine(seed: int) -> None:
     """The compact engine and apply_action give the same next positions (random walks, every placement)."""
-    from solver.hedge_mage.running import successors
+    from gnomekit.solver.hedge_mage.running import successors
 
     rng = random.Random(seed)
     p = random_small(seed, tokens_allowed=True) if seed % 2 else random_tiny(seed)
@@ -578,7 +577,7 @@ def test_search_equals_plain_enumeration_full(seed: int) -> None:
 
 def _check_anytime(p: RunPosition, res, optimum) -> None:  # type: ignore[no-untyped-def]
     """An UNKNOWN answer carries a legal plan whose replayed value is its stated value, <= optimum <= bound."""
-    from solver.core.result import Status
+    from gnomekit.solver.core.result import Status
 
     assert res.status == Status.UNKNOWN and res.value is not None and res.witness is not None
     rep = execute_plan(p, ED, res.witness)
@@ -597,7 +596,7 @@ def _check_anytime(p: RunPosition, res, optimum) -> None:  # type: ignore[no-unt
 def test_budget_gives_best_plan_so_far_and_bound(seed: int) -> None:
     """Tiny budgets: status UNKNOWN with the best plan found (from the first plan, the search or
     standing still), never better than the optimum, and the start bound at least the optimum."""
-    from solver.core.result import Status
+    from gnomekit.solver.core.result import Status
 
     p = random_small(seed)
     p = replace(p, points=2)
@@ -615,7 +614,7 @@ def test_budget_gives_best_plan_so_far_and_bound(seed: int) -> None:
 
 def test_budget_plan_from_the_search_itself() -> None:
     """Without the first plan (bounds off) the best plan comes from the breadth-first search's nodes."""
-    from solver.core.result import Status
+    from gnomekit.solver.core.result import Status
 
     p = pos("""
 .M .1 .  .  +

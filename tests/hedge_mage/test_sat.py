@@ -17,15 +17,20 @@ from dataclasses import replace
 from functools import cache
 
 import pytest
-
-from models.core.grid import Cell, all_cells, orthogonal_neighbours, windows_2x2
-from models.hedge_mage.edition import HedgeMageEdition, default_edition
-from models.hedge_mage.placement import Placement, apply_placement, candidates, check_placement, legal_placements
-from models.hedge_mage.position import Garden, Gnome, Hedge, Mage
-from models.hedge_mage.setup import random_garden
-from solver.core.result import Result, Status
-from solver.hedge_mage.placements import enumerate_all
-from solver.hedge_mage.sat import PlacementSat, plan_placements, sat_all, sat_best_points
+from gnomekit.models.core.grid import Cell, all_cells, orthogonal_neighbours, windows_2x2
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, default_edition
+from gnomekit.models.hedge_mage.placement import (
+    Placement,
+    apply_placement,
+    candidates,
+    check_placement,
+    legal_placements,
+)
+from gnomekit.models.hedge_mage.position import Garden, Gnome, Hedge, Mage
+from gnomekit.models.hedge_mage.setup import random_garden
+from gnomekit.solver.core.result import Result, Status
+from gnomekit.solver.hedge_mage.placements import enumerate_all
+from gnomekit.solver.hedge_mage.sat import PlacementSat, plan_placements, sat_all, sat_best_points
 
 ED = default_edition()
 TILES = list(ED.tiles)
@@ -362,7 +367,7 @@ def test_plan_time_limit_gives_unknown_not_no() -> None:
 
 
 def test_plan_empty_and_unknown_tile() -> None:
-    from models.core.errors import UsageError
+    from gnomekit.models.core.errors import UsageError
 
     res = plan_placements(position(0), ED, [])
     assert res.status is Status.SATISFIED and res.witness == []

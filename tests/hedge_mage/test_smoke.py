@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from models.hedge_mage.edition import default_edition
-from models.hedge_mage.notation import garden_from_text, garden_to_json, garden_to_text, read_garden
-from models.hedge_mage.placement import candidates, check_placement, is_legal_slow, legal_placements
-from models.hedge_mage.setup import new_garden, random_garden
+from gnomekit.models.hedge_mage.edition import default_edition
+from gnomekit.models.hedge_mage.notation import garden_from_text, garden_to_json, garden_to_text, read_garden
+from gnomekit.models.hedge_mage.placement import candidates, check_placement, is_legal_slow, legal_placements
+from gnomekit.models.hedge_mage.setup import new_garden, random_garden
 
 
 def test_new_garden_matches_setup() -> None:
@@ -43,7 +43,7 @@ def test_fast_legality_matches_words_of_the_ruling() -> None:
 def test_moves_default_is_the_kept_tile_when_the_card_names_the_substituted_tile() -> None:
     from dataclasses import replace
 
-    from solver.hedge_mage.placements import tiles_for
+    from gnomekit.solver.hedge_mage.placements import tiles_for
 
     ed = default_edition()
     g, _ = new_garden(ed, seed=0)

@@ -9,16 +9,14 @@ from dataclasses import replace
 
 import networkx as nx
 import pytest
-
-from gnomekit.cli import main
-from models.core.grid import Cell, orthogonal_neighbours
-from models.hedge_mage.edition import default_edition
-from models.hedge_mage.notation import garden_to_json, garden_to_text
-from models.hedge_mage.placement import candidates, is_legal_slow, movement_points
-from models.hedge_mage.position import Garden, Gnome, Hedge, Mage
-from models.hedge_mage.setup import new_garden, random_garden
-from solver.core.result import Status
-from solver.hedge_mage.best import (
+from gnomekit.models.core.grid import Cell, orthogonal_neighbours
+from gnomekit.models.hedge_mage.edition import default_edition
+from gnomekit.models.hedge_mage.notation import garden_to_json, garden_to_text
+from gnomekit.models.hedge_mage.placement import candidates, is_legal_slow, movement_points
+from gnomekit.models.hedge_mage.position import Garden, Gnome, Hedge, Mage
+from gnomekit.models.hedge_mage.setup import new_garden, random_garden
+from gnomekit.solver.core.result import Status
+from gnomekit.solver.hedge_mage.best import (
     BlockMeter,
     best_block,
     best_points,
@@ -30,9 +28,11 @@ from solver.hedge_mage.best import (
     with_tokens,
 )
 
+from gnomekit.cli import main
+
 ED = default_edition()
-HAS_SAT = importlib.util.find_spec("solver.hedge_mage.sat") is not None
-needs_sat = pytest.mark.skipif(not HAS_SAT, reason="solver.hedge_mage.sat not there yet")
+HAS_SAT = importlib.util.find_spec("gnomekit.solver.hedge_mage.sat") is not None
+needs_sat = pytest.mark.skipif(not HAS_SAT, reason="gnomekit.solver.hedge_mage.sat not there yet")
 
 
 # ---------------------------------------------------------------------------------------------

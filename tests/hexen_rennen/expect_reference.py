@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from models.hexen_rennen.edition import HexenEdition
-from models.hexen_rennen.position import Position
-from models.hexen_rennen.turn import ChainState, Rules, Turn
+from gnomekit.models.hexen_rennen.edition import HexenEdition
+from gnomekit.models.hexen_rennen.position import Position
+from gnomekit.models.hexen_rennen.turn import ChainState, Rules, Turn
 
 Pools = tuple[Counter[tuple[int, int]], ...]
 

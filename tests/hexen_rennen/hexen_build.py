@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from models.hexen_rennen.edition import SYMBOL, default_edition
-from models.hexen_rennen.position import Position, Tile
+from gnomekit.models.hexen_rennen.edition import SYMBOL, default_edition
+from gnomekit.models.hexen_rennen.position import Position, Tile
 
 ED = default_edition()
 

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from gnomekit.models.hexen_rennen.notation import position_to_json, position_to_text
 
 from gnomekit.cli import main
-from models.hexen_rennen.notation import position_to_json, position_to_text
 from tests.hexen_rennen.hexen_build import ED, make
 
 

@@ -6,11 +6,12 @@ import itertools
 from dataclasses import replace
 from fractions import Fraction
 
-from models.hexen_rennen.position import Position
-from models.hexen_rennen.turn import Turn
-from solver.hexen_rennen.chain import ChainSearch
-from solver.hexen_rennen.expect import expect_turn, expect_witch
-from solver.hexen_rennen.generate import rich_position
+from gnomekit.models.hexen_rennen.position import Position
+from gnomekit.models.hexen_rennen.turn import Turn
+from gnomekit.solver.hexen_rennen.chain import ChainSearch
+from gnomekit.solver.hexen_rennen.expect import expect_turn, expect_witch
+from gnomekit.solver.hexen_rennen.generate import rich_position
+
 from tests.hexen_rennen.hexen_build import ED, make
 
 

@@ -15,12 +15,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from gnomekit.models.hexen_rennen.notation import position_to_text
+from gnomekit.models.hexen_rennen.setup import new_position
+from gnomekit.solver.hexen_rennen.expect import BudgetExceeded, ExpectResult, expect_turn
+from gnomekit.solver.hexen_rennen.generate import rich_position
 
 from gnomekit.cli import main
-from models.hexen_rennen.notation import position_to_text
-from models.hexen_rennen.setup import new_position
-from solver.hexen_rennen.expect import BudgetExceeded, ExpectResult, expect_turn
-from solver.hexen_rennen.generate import rich_position
 from tests.hexen_rennen.hexen_build import ED
 from tests.hexen_rennen.test_expect_crosscheck import small_positions
 

@@ -14,14 +14,14 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from gnomekit.models.hexen_rennen.notation import position_from_text
+from gnomekit.models.hexen_rennen.position import Position
+from gnomekit.models.hexen_rennen.turn import Rules
+from gnomekit.solver.hexen_rennen.chain import solve_chain
+from gnomekit.solver.hexen_rennen.expect import ExpectResult, expect_turn, expect_witch
+from gnomekit.solver.hexen_rennen.generate import rich_position
+from gnomekit.solver.hexen_rennen.puzzles import puzzle_files, rules_of
 
-from models.hexen_rennen.notation import position_from_text
-from models.hexen_rennen.position import Position
-from models.hexen_rennen.turn import Rules
-from solver.hexen_rennen.chain import solve_chain
-from solver.hexen_rennen.expect import ExpectResult, expect_turn, expect_witch
-from solver.hexen_rennen.generate import rich_position
-from solver.hexen_rennen.puzzles import puzzle_files, rules_of
 from tests.hexen_rennen.expect_reference import TooBig, reference_turn, reference_value
 from tests.hexen_rennen.hexen_build import ED
 

@@ -15,12 +15,12 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
+from gnomekit.models.hexen_rennen.notation import position_from_text, position_to_text
+from gnomekit.models.hexen_rennen.position import Position
+from gnomekit.models.hexen_rennen.setup import new_position
+from gnomekit.models.hexen_rennen.turn import Turn
+from gnomekit.solver.hexen_rennen.expect import BudgetExceeded, ExpectSearch, expect_turn
 
-from models.hexen_rennen.notation import position_from_text, position_to_text
-from models.hexen_rennen.position import Position
-from models.hexen_rennen.setup import new_position
-from models.hexen_rennen.turn import Turn
-from solver.hexen_rennen.expect import BudgetExceeded, ExpectSearch, expect_turn
 from tests.hexen_rennen.expect_reference import TooBig, reference_turn
 from tests.hexen_rennen.hexen_build import ED
 

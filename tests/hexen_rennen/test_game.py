@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from solver.hexen_rennen.audit import audit
-from solver.hexen_rennen.play import play_game, replay_record
+from gnomekit.solver.hexen_rennen.audit import audit
+from gnomekit.solver.hexen_rennen.play import play_game, replay_record
+
 from tests.hexen_rennen.hexen_build import ED
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from models.core.edition import parse_toml
-from models.core.errors import EditionError, NotationError
-from models.hexen_rennen.edition import edition_from_toml
-from models.hexen_rennen.notation import (
+from gnomekit.models.core.edition import parse_toml
+from gnomekit.models.core.errors import EditionError, NotationError
+from gnomekit.models.hexen_rennen.edition import edition_from_toml
+from gnomekit.models.hexen_rennen.notation import (
     parse_turn,
     position_from_text,
     position_to_json,
@@ -18,9 +17,10 @@ from models.hexen_rennen.notation import (
     turn_to_json,
     turn_to_text,
 )
-from models.hexen_rennen.setup import new_position, random_position
-from models.hexen_rennen.turn import TurnPlan
-from solver.hexen_rennen.generate import rich_position
+from gnomekit.models.hexen_rennen.setup import new_position, random_position
+from gnomekit.models.hexen_rennen.turn import TurnPlan
+from gnomekit.solver.hexen_rennen.generate import rich_position
+
 from tests.hexen_rennen.hexen_build import ED
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from gnomekit.models.hexen_rennen.notation import parse_turn, turn_to_text
+from gnomekit.models.hexen_rennen.turn import ChainState, Rules, Turn, movable_witches, replay
+from gnomekit.solver.hexen_rennen.generate import rich_position
+from gnomekit.solver.hexen_rennen.moves import all_turns
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.hexen_rennen.notation import parse_turn, turn_to_text
-from models.hexen_rennen.turn import ChainState, Rules, Turn, movable_witches, replay
-from solver.hexen_rennen.generate import rich_position
-from solver.hexen_rennen.moves import all_turns
 from tests.hexen_rennen.hexen_build import ED
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from solver.hexen_rennen.puzzles import puzzle_files, run_puzzle
+from gnomekit.solver.hexen_rennen.puzzles import puzzle_files, run_puzzle
 
 
 def test_puzzles_verify() -> None:

@@ -16,15 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gnomekit.models.core.edition import parse_toml
+from gnomekit.models.core.errors import EditionError
+from gnomekit.models.hexen_rennen.edition import edition_from_toml
+from gnomekit.models.hexen_rennen.notation import position_to_json, read_position
+from gnomekit.models.hexen_rennen.setup import new_position
+from gnomekit.models.hexen_rennen.turn import Rules
+from gnomekit.solver.hexen_rennen.chain import solve_chain
 
 from gnomekit.cli import main
-from models.core.edition import parse_toml
-from models.core.errors import EditionError
-from models.hexen_rennen.edition import edition_from_toml
-from models.hexen_rennen.notation import position_to_json, read_position
-from models.hexen_rennen.setup import new_position
-from models.hexen_rennen.turn import Rules
-from solver.hexen_rennen.chain import solve_chain
 from tests.hexen_rennen.hexen_build import ED
 
 CLANS = ["weather", "fog", "ice", "forest"]

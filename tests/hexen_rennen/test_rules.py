@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from models.hexen_rennen.notation import parse_turn
-from models.hexen_rennen.turn import Rules, Turn, movable_witches, replay
-from solver.hexen_rennen.chain import solve_chain
+from gnomekit.models.hexen_rennen.notation import parse_turn
+from gnomekit.models.hexen_rennen.turn import Rules, Turn, movable_witches, replay
+from gnomekit.solver.hexen_rennen.chain import solve_chain
+
 from tests.hexen_rennen.hexen_build import ED, make
 
 

@@ -8,10 +8,10 @@ the unrolling; the skipped share is asserted to stay small).
 from __future__ import annotations
 
 import pytest
+from gnomekit.models.hexen_rennen.turn import Rules, Turn, movable_witches
+from gnomekit.solver.hexen_rennen.generate import rich_position
+from gnomekit.solver.hexen_rennen.smt import longest_chain, verify_turn
 
-from models.hexen_rennen.turn import Rules, Turn, movable_witches
-from solver.hexen_rennen.generate import rich_position
-from solver.hexen_rennen.smt import longest_chain, verify_turn
 from tests.hexen_rennen.hexen_build import ED, make
 
 MAX_STEPS = 6
@@ -56,8 +56,8 @@ def test_worked_example_z3() -> None:
 
 def test_z3_catches_a_wrong_strategy() -> None:
     """The certificate check must fail when the claimed value is wrong (the test can fail)."""
-    from solver.hexen_rennen.chain import ChainSearch
-    from solver.hexen_rennen.smt import prove_lower, prove_upper, sufficient_bound
+    from gnomekit.solver.hexen_rennen.chain import ChainSearch
+    from gnomekit.solver.hexen_rennen.smt import prove_lower, prove_upper, sufficient_bound
 
     pos = make({13: "w10", 23: "W4", 27: "FS", 20: "IS", 15: "F6"},
                {"weather": [10, 0, 0], "fog": [0, 0, 0], "ice": [0, 0, 0]},

@@ -17,9 +17,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 
-from models.hedge_mage.edition import default_edition  # noqa: E402
-from models.hedge_mage.notation import read_garden  # noqa: E402
-from models.hedge_mage.placement import candidates, is_legal_slow, movement_points  # noqa: E402
+from gnomekit.models.hedge_mage.edition import default_edition  # noqa: E402
+from gnomekit.models.hedge_mage.notation import read_garden  # noqa: E402
+from gnomekit.models.hedge_mage.placement import candidates, is_legal_slow, movement_points  # noqa: E402
+
 from tests.hedge_mage.hm_reference import default_pictures, reference_counts  # noqa: E402
 
 HEADER = """\
