@@ -265,10 +265,4 @@ def _register_more(verbs: argparse._SubParsersAction) -> None:  # type: ignore[t
 
     for module in ("gnomekit.hedge_mage_solve_cli", "gnomekit.hedge_mage_audit_cli", "gnomekit.hedge_mage_run_cli",
                    "gnomekit.hedge_mage_play_cli", "gnomekit.hedge_mage_round_cli"):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        mod.register(verbs)
+        importlib.import_module(module).register(verbs)  # no fallback: an import error names the module

@@ -21,7 +21,7 @@ TOUR_GAMES = [
 
 
 def run_tour(args: argparse.Namespace) -> Answer:
-    available = [(g, m) for g, m in TOUR_GAMES if _exists(m)]
+    available = TOUR_GAMES
     wanted = args.game or [g for g, _ in available]
     known = {g for g, _ in available}
     for g in wanted:
@@ -33,12 +33,7 @@ def run_tour(args: argparse.Namespace) -> Answer:
     for game, module in available:
         if game not in wanted:
             continue
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
+        mod = importlib.import_module(module)  # no fallback: a broken module is an error that names it
         files = mod.puzzle_files()
         progress = not args.json and sys.stderr.isatty()
         for i, path in enumerate(files, start=1):
@@ -46,6 +41,10 @@ def run_tour(args: argparse.Namespace) -> Answer:
                 sys.stderr.write(f"\r[{game}] puzzle {i}/{len(files)}: {path.stem:<40}")
                 sys.stderr.flush()
             out = mod.run_puzzle(path)
+            if out.checks_missing:  # a cross-check that applies but did not run fails the puzzle
+                out.verified = False
+                out.detail = (out.detail.rstrip() + "\n" if out.detail else "") + (
+                    f"cross-check did not run: {', '.join(out.checks_missing)}")
             outcomes.append(out)
             if not args.quiet:
                 blocks.append(render_outcome(out, i, len(files)))
@@ -114,6 +113,10 @@ def render_outcome(out: PuzzleOutcome, index: int, count: int) -> str:
     lines.append(f"answer:   {out.answer_text}")
     if out.detail:
         lines += [f"  {x}" if x else "" for x in out.detail.rstrip().splitlines()]
+    if out.checks_applied:
+        ran = [c for c in out.checks_applied if c in out.checks_ran]
+        lines.append(f"cross-checks: {', '.join(ran) if ran else 'none'}"
+                     + (f" (did not run: {', '.join(out.checks_missing)})" if out.checks_missing else ""))
     lines.append(f"{mark} in {out.seconds:.2f}s")
     return "\n".join(lines) + "\n"
 
@@ -128,13 +131,3 @@ def side_by_side(position: str, picture: str, gap: int = 6) -> str:
     top = left[: len(left) - len(right)]
     rows = [f"{a.ljust(width)}{' ' * gap}{b}".rstrip() for a, b in zip(left[-len(right):], right, strict=True)]
     return "\n".join(top + rows)
-
-
-def _exists(module: str) -> bool:
-    """Is this game's puzzle module built yet?"""
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
-        return False

@@ -59,3 +59,29 @@ def test_tour_exits_1_when_a_puzzle_disagrees(
     assert main(["tour", "--game", "hedge-mage", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["ok"] is False and data["summary"]["verified"] == 1
+
+
+def test_tour_fails_a_puzzle_whose_cross_check_did_not_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = next(p for p in hm_puzzles.puzzle_files() if p.stem.endswith("one-way-in"))
+    real = hm_puzzles.run_puzzle
+
+    def skipped(path: Path) -> object:
+        out = real(path)
+        out.checks_applied = (*out.checks_applied, "imaginary")
+        return out
+
+    monkeypatch.setattr(hm_puzzles, "puzzle_files", lambda: [good])
+    monkeypatch.setattr(hm_puzzles, "run_puzzle", skipped)
+    assert main(["tour", "--game", "hedge-mage"]) == 1
+    out = capsys.readouterr().out
+    assert "did not run: imaginary" in out and "MISMATCH" in out
+
+
+def test_tour_names_a_module_that_fails_to_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gnomekit.tour_runner as tr
+
+    monkeypatch.setattr(tr, "TOUR_GAMES", [("hedge-mage", "gnomekit.solver.hedge_mage.no_such_module")])
+    with pytest.raises(ModuleNotFoundError, match="no_such_module"):
+        main(["tour", "--game", "hedge-mage"])
