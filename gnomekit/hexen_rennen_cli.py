@@ -7,6 +7,7 @@ from typing import Any
 
 from gnomekit.common import NO, OK, Answer, add_common, budget, read_source, table
 from gnomekit.models.core.errors import UsageError
+from gnomekit.models.hexen_rennen.board import board_text
 from gnomekit.models.hexen_rennen.edition import STOP, HexenEdition, load_edition
 from gnomekit.models.hexen_rennen.notation import (
     parse_turn,
@@ -43,28 +44,11 @@ def need_roll(args: argparse.Namespace, ed: HexenEdition) -> int:
     return int(args.roll)
 
 
-def draw_track(p: Position, ed: HexenEdition, mark: dict[int, str] | None = None) -> str:
-    """The track as rows of one stage: field number, tile token, witch letters (lower case)."""
-    from gnomekit.models.hexen_rennen.notation import tile_token
-
-    mark = mark or {}
-    occ = {f: c for c, ps in p.witches for f in ps}
-    lines = []
-    n = ed.stage_length
-    for s in range(ed.stages):
-        cells = []
-        for f in range(s * n + 1, (s + 1) * n + 1):
-            tok = tile_token(p.track[f - 1], ed)
-            who = ed.letter(occ[f]).lower() if f in occ else ""
-            cells.append(f"{f:>2}:{tok}{'@' + who if who else ''}{mark.get(f, '')}")
-        lines.append(f"stage {s + 1}  " + " ".join(c.ljust(9) for c in cells).rstrip())
-    start = [f"{ed.letter(c).lower()}x{ps.count(0)}" for c, ps in p.witches if 0 in ps]
-    fin = []
-    for f in range(ed.track_length + 1, ed.last_field + 1):
-        here = [ed.letter(c).lower() for c, ps in p.witches for x in ps if x == f]
-        fin.append(f"{f} ({ed.points(f)} pt): {''.join(here) or '-'}")
-    lines.append("start: " + (" ".join(start) or "-") + "    finish: " + "   ".join(fin))
-    return "\n".join(lines)
+def check_players(ed: HexenEdition, n: int) -> int:
+    """``--players N`` within the edition's range (the library's own check words it without the option)."""
+    if not ed.min_players <= n <= ed.max_players:
+        raise UsageError(f"--players must be {ed.min_players}..{ed.max_players}, got {n}")
+    return n
 
 
 def _pos_answer(p: Position, ed: HexenEdition, note: str = "", extra: dict[str, Any] | None = None) -> Answer:
@@ -79,7 +63,7 @@ def _pos_answer(p: Position, ed: HexenEdition, note: str = "", extra: dict[str, 
 
 def cmd_new(args: argparse.Namespace) -> Answer:
     ed = edition_of(args)
-    splits = dict(parse_split(s, ed) for s in (args.split or []))
+    splits = dict(parse_split(s, ed, "--split") for s in (args.split or []))
     players: int | tuple[str, ...] = args.players
     if args.clans:
         players = tuple(args.clans.split(","))
@@ -90,12 +74,17 @@ def cmd_new(args: argparse.Namespace) -> Answer:
             raise UsageError("--clans and --players disagree")
         if len(set(players)) != len(players) or not ed.min_players <= len(players) <= ed.max_players:
             raise UsageError(f"--clans: {ed.min_players}..{ed.max_players} distinct clans")
+    else:
+        check_players(ed, args.players)
     p = new_position(ed, players, args.seed, splits)
     return _pos_answer(p, ed)
 
 
 def cmd_random(args: argparse.Namespace) -> Answer:
     ed = edition_of(args)
+    check_players(ed, args.players)
+    if args.turns < 0:
+        raise UsageError("--turns must be 0 or more")
     p, played = random_position(ed, args.seed, args.players, args.turns, rules_of(args))
     note = f"# after {len(played)} random legal turn(s): " + "; ".join(
         f"{pl.roll}:{turn_to_text(pl.plan)}" for pl in played)
@@ -103,28 +92,21 @@ def cmd_random(args: argparse.Namespace) -> Answer:
 
 
 def cmd_show(args: argparse.Namespace) -> Answer:
-    p, ed = load_position(args)
-    warnings = p.warnings(ed)
+    """Draw a position; also one in the middle of a turn, or a drawing ``show`` printed (read like the API)."""
+    from gnomekit.models.hexen_rennen.game import make_game
+
+    ed = edition_of(args)
+    text_in, name = read_source(args.position)
+    gp = make_game(ed).read(text_in, name)
+    p = gp.base
     data = position_to_json(p, ed)
-    neutral = list(p.neutral(ed))
-    data["neutral"] = neutral
+    data["neutral"] = list(p.neutral(ed))
     data["scores"] = {c: p.score(c, ed) for c in p.players}
-    data["warnings"] = warnings
-    text = draw_track(p, ed)
-    text += "\nplayers: " + " ".join(p.players) + f"   to move: {p.to_move}"
-    if neutral:
-        text += "   neutral: " + " ".join(neutral)
-    for c in ed.clan_ids:
-        h = p.hand(c)
-        if c in p.players:
-            text += f"\n  hand {c}: " + (" ".join(card_name(v) for v in h) or "-")
-        elif h:
-            text += f"\n  deck {c} (top first): " + " ".join(card_name(v) for v in h)
-    text += "\nscores: " + " ".join(f"{c} {p.score(c, ed)}" for c in p.players)
-    text += "\n(tile: clan letter + value, S symbol, lower case = face down; @x = a witch of clan x)"
-    if warnings:
-        text += "\nwarnings (no legal play reaches this):\n" + "\n".join(f"  - {w}" for w in warnings)
-    return Answer(data, text)
+    data["warnings"] = p.warnings(ed)
+    if gp.roll is not None:
+        data.update({k: v for k, v in gp.to_json().items() if k in ("roll", "turn")})
+        return Answer(data, gp.board())
+    return Answer(data, board_text(p, ed))
 
 
 def step_text(s: Step) -> str:
@@ -276,12 +258,14 @@ MAX_NODES = 150000  # --expect default: states, all witches together; 10-35 s CP
 
 
 def _solve_expect(args: argparse.Namespace, p: Position, ed: HexenEdition) -> Answer:
-    from gnomekit.solver.hexen_rennen.expect import expect_turn
+    from gnomekit.solver.core.result import Status
+    from gnomekit.solver.hexen_rennen.expect import expect_result
 
     rolls = [need_roll(args, ed)] if args.roll is not None else None
-    res = expect_turn(p, ed, rules_of(args), rolls=rolls, max_nodes=budget(args.max_nodes, "--max-nodes"), bounded=True)
+    result = expect_result(p, ed, rules_of(args), rolls=rolls, max_nodes=budget(args.max_nodes, "--max-nodes"))
+    res = result.stats["expect"]
     data = res.to_json()
-    if not res.complete:
+    if result.status is Status.UNKNOWN:
         return _expect_bounds(args, p, res, data)
     rows = []
     for w in res.witches:
@@ -296,7 +280,7 @@ def _solve_expect(args: argparse.Namespace, p: Position, ed: HexenEdition) -> An
     lines.append(f"expected value with the best witch for each roll: {res.overall:.3f} (exactly {res.exact_overall})"
                  + (f" (over rolls where some witch moves; P(no move) = {res.p_no_move:.3f})" if res.p_no_move else ""))
     lines.append(f"searched {res.nodes} states in {res.seconds:.3f}s")
-    data["status"] = "optimal"
+    data["status"] = result.status.value
     return Answer(data, "\n".join(lines))
 
 
@@ -343,6 +327,7 @@ def cmd_play(args: argparse.Namespace) -> Answer:
     from gnomekit.solver.hexen_rennen.play import play_game
 
     ed = edition_of(args)
+    check_players(ed, args.players)
     g = play_game(ed, args.players, args.seed, args.policy, rules_of(args), max_turns=args.max_turns)
     return Answer(g.to_json(), g.text())
 
@@ -351,6 +336,7 @@ def cmd_audit(args: argparse.Namespace) -> Answer:
     from gnomekit.solver.hexen_rennen.audit import audit
 
     ed = edition_of(args)
+    check_players(ed, args.players)
     a = audit(ed, args.games, args.players, args.seed, args.policy, rules_of(args))
     return Answer(a.to_json(), a.text())
 

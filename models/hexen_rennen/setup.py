@@ -40,13 +40,13 @@ def check_split(edition: HexenEdition, clan: str, split: Split) -> None:
                          f"({' '.join(map(card_name, edition.full_set()))})")
 
 
-def parse_split(text: str, edition: HexenEdition) -> tuple[str, Split]:
-    """``CLAN=S,2,3,4/S,5,6,7/S,8,9,10`` -> (clan, split)."""
+def parse_split(text: str, edition: HexenEdition, label: str = "split") -> tuple[str, Split]:
+    """``CLAN=S,2,3,4/S,5,6,7/S,8,9,10`` -> (clan, split); ``label`` names the input in messages."""
     if "=" not in text:
         raise UsageError(f"expected CLAN=TILES/TILES/TILES, e.g. weather=S,2,3,4/S,5,6,7/S,8,9,10; got {text!r}")
     clan, rest = text.split("=", 1)
     if clan not in edition.clan_ids:
-        raise UsageError(f"unknown clan {clan!r} in --split (clans: {', '.join(edition.clan_ids)})")
+        raise UsageError(f"unknown clan {clan!r} in {label} (clans: {', '.join(edition.clan_ids)})")
     stages = []
     for part in rest.split("/"):
         vals = []
@@ -57,7 +57,7 @@ def parse_split(text: str, edition: HexenEdition) -> tuple[str, Split]:
             elif tok.isdigit() and int(tok) in edition.numbers:
                 vals.append(int(tok))
             else:
-                raise UsageError(f"--split {clan}: {tok!r} is not a tile (a number or S)")
+                raise UsageError(f"{label} {clan}: {tok!r} is not a tile (a number or S)")
         stages.append(tuple(sorted(vals)))
     split = tuple(stages)
     check_split(edition, clan, split)
@@ -67,7 +67,7 @@ def parse_split(text: str, edition: HexenEdition) -> tuple[str, Split]:
 def players_of(edition: HexenEdition, players: int | tuple[str, ...]) -> tuple[str, ...]:
     if isinstance(players, int):
         if not edition.min_players <= players <= edition.max_players:
-            raise UsageError(f"--players must be {edition.min_players}..{edition.max_players}, got {players}")
+            raise UsageError(f"players must be {edition.min_players}..{edition.max_players}, got {players}")
         return edition.clan_ids[:players]
     return tuple(players)
 
@@ -113,7 +113,7 @@ def random_position(edition: HexenEdition, seed: int = 0, players: int | tuple[s
                     rules: Rules | None = None) -> tuple[Position, list[Played]]:
     """The position after ``turns`` random legal turns from ``new_position`` (fewer if the game ends)."""
     if turns < 0:
-        raise UsageError("--turns must be 0 or more")
+        raise UsageError("turns must be 0 or more")
     pos = new_position(edition, players, seed)
     rng = random.Random(f"hexen-rennen/random/{seed}")
     played: list[Played] = []

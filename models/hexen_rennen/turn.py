@@ -20,6 +20,10 @@ A landing caused by a number card moving the witch *back* is *forced*: if it is
 on a symbol tile of a playing clan, that clan must play a card when any card
 play is legal.
 
+Every reason a die move or a card play is illegal is a shared
+:class:`~gnomekit.models.core.violation.Violation` with a rule id and the fields involved
+(:data:`RULES` lists the ids); the plain reason strings are their messages.
+
 The engine works on a small hashable :class:`ChainState` so that solvers can
 memoise; :func:`expand` is the single source of truth for what may happen next.
 Termination: every step either spends a card (hands and decks are finite and
@@ -32,8 +36,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from gnomekit.models.core.violation import Violation
 from gnomekit.models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition
 from gnomekit.models.hexen_rennen.position import Position, Tile, card_name
+
+#: The rule ids of the violations this engine reports, each with what it forbids.
+RULES: dict[str, str] = {
+    "die-face": "the roll is a face of the die",
+    "must-move": "a turn passes only when no witch of the mover can move the roll",
+    "own-witch": "the moving witch is one of the mover's witches",
+    "finished-witch": "a witch on a finish field never moves again",
+    "past-finish": "a move ends on a field, never beyond the last finish field",
+    "occupied": "a track tile holds at most one witch (a move may not end on an occupied tile)",
+    "before-first-tile": "a number card may not send a witch back before tile 1",
+    "card-in-hand": "a clan plays only cards it holds",
+    "symbol-target": "a symbol card needs a face-up, empty tile with its symbol in its direction",
+    "forced-play": "a clan whose symbol a number card sent the witch back onto must play a legal card",
+    "nothing-to-decide": "a decision needs a decision point (a symbol tile where the decider may play)",
+    "decider": "the clan whose symbol the witch is on decides there",
+    "turn-phase": "a turn is: roll, choose the witch, then the decisions along its chain",
+    "game-over": "no move after a clan has all of its witches on the finish board",
+}
 
 
 @dataclass(frozen=True)
@@ -149,23 +172,31 @@ class Turn:
 
     def die_target(self, roll: int) -> tuple[int | None, list[str]]:
         """Where the die moves the witch from ``origin``, or every reason it cannot move."""
+        t, vs = self.die_violations(roll)
+        return t, [v.message for v in vs]
+
+    def die_violations(self, roll: int) -> tuple[int | None, list[Violation]]:
+        """:meth:`die_target` with every reason as a :class:`Violation` (rule id, fields)."""
         o = self.origin
         if self.edition.is_finish(o):
-            return None, [f"the witch on finish field {o} never moves again"]
+            return None, [Violation("finished-witch", f"the witch on finish field {o} never moves again", [o])]
         if o == 0:
             f, k = 0, 0
             while k < roll:
                 f += 1
                 if f > self.last:
-                    return None, [f"a roll of {roll} from the start passes the last finish field {self.last}"]
+                    return None, [Violation("past-finish", f"a roll of {roll} from the start passes the last "
+                                            f"finish field {self.last}", [o])]
                 if f > self.L or f not in self.occ:
                     k += 1
             return f, []
         q = o + roll
         if q > self.last:
-            return None, [f"a roll of {roll} from {o} would end on {q}, past the last finish field {self.last}"]
+            return None, [Violation("past-finish", f"a roll of {roll} from {o} would end on {q}, past the last "
+                                    f"finish field {self.last}", [o])]
         if q in self.occ:
-            return None, [f"a roll of {roll} from {o} ends on tile {q}, occupied by {self.occ[q]}"]
+            return None, [Violation("occupied", f"a roll of {roll} from {o} ends on tile {q}, occupied by "
+                                    f"{self.occ[q]}", [o, q])]
         return q, []
 
     def start(self, target: int) -> ChainState:
@@ -175,38 +206,54 @@ class Turn:
 
     def symbol_target(self, at: int, clan: int, forward: bool, up: int) -> tuple[int | None, str]:
         """The field a symbol card of ``clan`` sends the witch to, or why there is none."""
+        t, v = self.symbol_violation(at, clan, forward, up)
+        return t, "" if v is None else v.message
+
+    def symbol_violation(self, at: int, clan: int, forward: bool, up: int) -> tuple[int | None, Violation | None]:
+        """:meth:`symbol_target` with the reason as a :class:`Violation` (the fields involved)."""
         rng = range(at + 1, self.L + 1) if forward else range(at - 1, 0, -1)
         name = self.clans[clan]
         for t in rng:
             if self.tclan[t] == clan and self.tval[t] == SYMBOL and up >> t & 1:
                 if t in self.occ:
                     if self.rules.strict_symbol_target:
-                        return None, (f"the nearest face-up {name} symbol tile {'ahead' if forward else 'behind'}, "
-                                      f"{t}, is occupied by {self.occ[t]} (strict-symbol-target)")
+                        return None, Violation(
+                            "symbol-target", f"the nearest face-up {name} symbol tile "
+                            f"{'ahead' if forward else 'behind'}, {t}, is occupied by {self.occ[t]} "
+                            "(strict-symbol-target)", [at, t])
                     continue
-                return t, ""
-        return None, f"no face-up, empty {name} symbol tile {'ahead of' if forward else 'behind'} {at}"
+                return t, None
+        return None, Violation("symbol-target", f"no face-up, empty {name} symbol tile "
+                               f"{'ahead of' if forward else 'behind'} {at}", [at])
 
     def card_move(self, st: ChainState, up: int, chooser: int, code: int, forward: bool,
                   check_hand: bool = True) -> tuple[int | None, list[str]]:
         """Target of playing card ``code`` (a number or SYMBOL), or every reason it is illegal."""
-        reasons: list[str] = []
+        t, vs = self.card_violations(st, up, chooser, code, forward, check_hand)
+        return t, [v.message for v in vs]
+
+    def card_violations(self, st: ChainState, up: int, chooser: int, code: int, forward: bool,
+                        check_hand: bool = True) -> tuple[int | None, list[Violation]]:
+        """:meth:`card_move` with every reason as a :class:`Violation` (rule id, fields)."""
+        out: list[Violation] = []
         name = self.clans[chooser]
+        at = st.at
         if check_hand and code not in st.hands[chooser]:
-            reasons.append(f"{name} holds no {card_name(code)} card")
+            out.append(Violation("card-in-hand", f"{name} holds no {card_name(code)} card", [at]))
         if code == SYMBOL:
-            t, why = self.symbol_target(st.at, chooser, forward, up)
-            if t is None:
-                reasons.append(why)
-            return (t if not reasons else None), reasons
-        q = st.at + code if forward else st.at - code
+            t, why = self.symbol_violation(at, chooser, forward, up)
+            if why is not None:
+                out.append(why)
+            return (t if not out else None), out
+        q = at + code if forward else at - code
         if forward and q > self.last:
-            reasons.append(f"{st.at}+{code} = {q} is past the last finish field {self.last}")
+            out.append(Violation("past-finish", f"{at}+{code} = {q} is past the last finish field {self.last}",
+                                 [at]))
         if not forward and q < 1:
-            reasons.append(f"{st.at}-{code} = {q} is before tile 1")
+            out.append(Violation("before-first-tile", f"{at}-{code} = {q} is before tile 1", [at]))
         if 1 <= q <= self.L and q in self.occ:
-            reasons.append(f"tile {q} is occupied by {self.occ[q]}")
-        return (q if not reasons else None), reasons
+            out.append(Violation("occupied", f"tile {q} is occupied by {self.occ[q]}", [at, q]))
+        return (q if not out else None), out
 
     def legal_cards(self, st: ChainState, up: int, chooser: int, forward: bool) -> list[tuple[int, int]]:
         """(card, target) for every distinct card the chooser may legally play here."""
@@ -334,7 +381,8 @@ class TurnReport:
     chain: list[int] = field(default_factory=list)  # fields visited, the origin first
     steps: list[Step] = field(default_factory=list)
     error_at: str | None = None  # "witch" or "decision N" (1-based) or "end"
-    reasons: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)  # the messages of ``violations``
+    violations: list[Violation] = field(default_factory=list)  # every reason, with its rule id and fields
     final: Position | None = None
     state: ChainState | None = None
     rules: Rules = field(default_factory=Rules)
@@ -350,36 +398,37 @@ def movable_witches(pos: Position, edition: HexenEdition, roll: int,
     return out
 
 
+def _fail(rep: TurnReport, where: str, violations: list[Violation]) -> TurnReport:
+    """Mark ``rep`` illegal at ``where`` with every violation (the reasons are their messages)."""
+    rep.error_at = where
+    rep.violations = list(violations)
+    rep.reasons = [v.message for v in violations]
+    return rep
+
+
 def replay(pos: Position, edition: HexenEdition, roll: int, plan: TurnPlan,
            rules: Rules | None = None) -> TurnReport:
     """Replay a written turn; stop at the first illegal decision and give every reason."""
     rules = rules or Rules()
     rep = TurnReport(legal=False, roll=roll, witch=plan.witch, rules=rules)
     if roll not in edition.die:
-        rep.error_at, rep.reasons = "roll", [f"the die has no face {roll} (faces {list(edition.die)})"]
-        return rep
+        return _fail(rep, "roll", [Violation("die-face", f"the die has no face {roll} (faces {list(edition.die)})")])
     wits = movable_witches(pos, edition, roll, rules)
     can = [o for o, t, _ in wits if t is not None]
     if plan.witch is None:
         if can:
-            rep.error_at = "witch"
-            rep.reasons = [f"a witch can move (from {', '.join(map(str, can))}): the turn may not pass"]
-            return rep
+            return _fail(rep, "witch", [pass_violation(can)])
         if plan.decisions:
-            rep.error_at, rep.reasons = "decision 1", ["no witch moves, so nobody decides anything"]
-            return rep
+            return _fail(rep, "decision 1", [Violation("nothing-to-decide",
+                                                       "no witch moves, so nobody decides anything")])
         rep.legal, rep.final = True, replace(pos, to_move=pos.next_player())
         return rep
     if plan.witch not in pos.witches_of(pos.to_move):
-        rep.error_at = "witch"
-        rep.reasons = [f"{pos.to_move} has no witch on field {plan.witch} (witches on "
-                       f"{', '.join(map(str, pos.witches_of(pos.to_move))) or 'none'})"]
-        return rep
+        return _fail(rep, "witch", [witch_violation(pos, plan.witch)])
     turn = Turn(pos, edition, plan.witch, rules)
-    target, why = turn.die_target(roll)
+    target, why_v = turn.die_violations(roll)
     if target is None:
-        rep.error_at, rep.reasons = "witch", why
-        return rep
+        return _fail(rep, "witch", why_v)
     st = turn.start(target)
     rep.chain = [plan.witch, target]
     queue = list(plan.decisions)
@@ -399,9 +448,9 @@ def replay(pos: Position, edition: HexenEdition, roll: int, plan: TurnPlan,
                 if d.code != STOP:
                     chooser = edition.clan_ids.index(opt.step.tile.clan)
                     up = st.up | (1 << st.at)
-                    _, why = turn.card_move(st, up, chooser, d.code, forward=chooser == turn.mover)
-                    rep.error_at = f"decision {k}"
-                    rep.reasons = why or [f"{opt.step.tile.clan} cannot play {choice_name(d.code)} here"]
+                    _, vs = turn.card_violations(st, up, chooser, d.code, forward=chooser == turn.mover)
+                    _fail(rep, f"decision {k}", vs or [Violation(
+                        "card-in-hand", f"{opt.step.tile.clan} cannot play {choice_name(d.code)} here", [st.at])])
                     rep.steps.append(_pending(opt.step, opt.step.tile.clan))
                     rep.state = st
                     return rep
@@ -415,19 +464,18 @@ def replay(pos: Position, edition: HexenEdition, roll: int, plan: TurnPlan,
                 if d.code in legal:
                     opt = legal[d.code]
                 else:
-                    rep.error_at = f"decision {k}"
-                    rep.reasons = _reasons(turn, st, node, d.code, who)
+                    _fail(rep, f"decision {k}", decision_violations(turn, st, node, d.code, who))
                     rep.steps.append(_pending(node.options[0].step, who))
                     rep.state = st
                     return rep
             elif STOP in legal:
                 opt = legal[STOP]
             else:
-                rep.error_at = f"decision {k + 1}"
                 plays = ", ".join(choice_name(o.code) for o in node.options)
-                rep.reasons = [f"forced play: a number card sent the witch back onto {who}'s symbol on tile "
-                               f"{st.at}, so {who} must play one of: {plays}"
-                               + (f" (the next decision names {queue[0].clan})" if queue else "")]
+                _fail(rep, f"decision {k + 1}", [Violation(
+                    "forced-play", f"forced play: a number card sent the witch back onto {who}'s symbol on tile "
+                    f"{st.at}, so {who} must play one of: {plays}"
+                    + (f" (the next decision names {queue[0].clan})" if queue else ""), [st.at])])
                 rep.steps.append(_pending(node.options[0].step, who))
                 rep.state = st
                 return rep
@@ -436,10 +484,10 @@ def replay(pos: Position, edition: HexenEdition, roll: int, plan: TurnPlan,
         if opt.step.to is not None:
             rep.chain.append(opt.step.to)
     if queue:
-        rep.error_at = f"decision {k + 1}"
         d = queue[0]
-        rep.reasons = [f"the chain has ended on field {st.at}; decision {k + 1} "
-                       f"({(d.clan + ':') if d.clan else ''}{choice_name(d.code)}) has nothing to decide"]
+        _fail(rep, f"decision {k + 1}", [Violation(
+            "nothing-to-decide", f"the chain has ended on field {st.at}; decision {k + 1} "
+            f"({(d.clan + ':') if d.clan else ''}{choice_name(d.code)}) has nothing to decide", [st.at])])
         rep.state = st
         return rep
     rep.legal = True
@@ -453,17 +501,28 @@ def _pending(step: Step, who: str) -> Step:
     return replace(step, chooser=who, choice=None, to=None, ends=True, note="the written decision is illegal")
 
 
-def _reasons(turn: Turn, st: ChainState, node: Node, code: int, who: str) -> list[str]:
-    """Every reason playing ``code`` is illegal at a choice node."""
+def pass_violation(can: list[int]) -> Violation:
+    """A pass written while the witches on ``can`` may move."""
+    return Violation("must-move", f"a witch can move (from {', '.join(map(str, can))}): the turn may not pass", can)
+
+
+def witch_violation(pos: Position, witch: int) -> Violation:
+    """The mover has no witch on field ``witch``."""
+    return Violation("own-witch", f"{pos.to_move} has no witch on field {witch} (witches on "
+                     f"{', '.join(map(str, pos.witches_of(pos.to_move))) or 'none'})", [witch])
+
+
+def decision_violations(turn: Turn, st: ChainState, node: Node, code: int, who: str) -> list[Violation]:
+    """Every reason playing ``code`` (a card or STOP) is illegal at a choice node."""
     chooser = node.chooser
     assert chooser is not None
     if code == STOP:
         plays = ", ".join(choice_name(o.code) for o in node.options)
-        return [f"forced play: a number card sent the witch back onto {who}'s symbol on tile {st.at}, so {who} "
-                f"must play a card while one is legal ({plays})"]
+        return [Violation("forced-play", f"forced play: a number card sent the witch back onto {who}'s symbol on "
+                          f"tile {st.at}, so {who} must play a card while one is legal ({plays})", [st.at])]
     up = st.up | (1 << st.at)
-    _, reasons = turn.card_move(st, up, chooser, code, forward=chooser == turn.mover)
-    return reasons or [f"{who} cannot play {choice_name(code)} here"]
+    _, vs = turn.card_violations(st, up, chooser, code, forward=chooser == turn.mover)
+    return vs or [Violation("card-in-hand", f"{who} cannot play {choice_name(code)} here", [st.at])]
 
 
 def turn_plan_of(steps: list[Step]) -> list[Decision]:

@@ -28,6 +28,7 @@ from gnomekit.models.hexen_rennen.turn import (
     movable_witches,
     turn_plan_of,
 )
+from gnomekit.solver.core.budget import Meter
 
 Measure = Callable[[int], int]
 
@@ -49,18 +50,22 @@ def decision_order(code: int) -> int:
 class ChainSearch:
     """Memoised minimax (or cooperative max) over the states of one turn."""
 
-    def __init__(self, turn: Turn, cooperative: bool = False, measure: Measure = field_measure) -> None:
+    def __init__(self, turn: Turn, cooperative: bool = False, measure: Measure = field_measure,
+                 meter: Meter | None = None) -> None:
         self.turn = turn
         self.cooperative = cooperative
         self.measure = measure
         self.memo: dict[ChainState, int] = {}
         self.nodes = 0
+        self.meter = meter  # counts every new state (raises BudgetExhausted past its budget)
 
     def value(self, st: ChainState) -> int:
         v = self.memo.get(st)
         if v is not None:
             return v
         self.nodes += 1
+        if self.meter is not None:
+            self.meter.tick()
         node = self.turn.expand(st)
         if node.kind == "end":
             v = self.measure(st.at)
@@ -178,8 +183,12 @@ def _line(turn: Turn, search: ChainSearch, target: int) -> Line:
 
 
 def solve_chain(pos: Position, edition: HexenEdition, roll: int, rules: Rules | None = None,
-                measure: Measure = field_measure) -> ChainSolution:
-    """Minimax and cooperative value of every witch choice for ``roll``; the optimal chain."""
+                measure: Measure = field_measure, meter: Meter | None = None) -> ChainSolution:
+    """Minimax and cooperative value of every witch choice for ``roll``; the optimal chain.
+
+    ``meter`` (optional) counts the states of every search and raises
+    :class:`~gnomekit.solver.core.budget.BudgetExhausted` when its budget runs out.
+    """
     rules = rules or Rules()
     t0 = time.perf_counter()
     ws = [WitchValue(o, t, why) for o, t, why in movable_witches(pos, edition, roll, rules)]
@@ -192,7 +201,7 @@ def solve_chain(pos: Position, edition: HexenEdition, roll: int, rules: Rules | 
             continue
         turn = Turn(pos, edition, w.origin, rules)
         for helping in (False, True):
-            s = ChainSearch(turn, cooperative=helping, measure=measure)
+            s = ChainSearch(turn, cooperative=helping, measure=measure, meter=meter)
             ln = _line(turn, s, w.target)
             nodes += s.nodes
             lines[(w.origin, helping)] = ln

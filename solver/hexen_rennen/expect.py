@@ -51,6 +51,7 @@ from typing import Any
 from gnomekit.models.hexen_rennen.edition import SYMBOL, HexenEdition
 from gnomekit.models.hexen_rennen.position import Position
 from gnomekit.models.hexen_rennen.turn import ChainState, Rules, Turn
+from gnomekit.solver.core.result import Result, Status
 
 END = 0  # tile class: any other clan's number (the chain stops there); N > 0: own number N; -1-c: symbol of clan c
 
@@ -828,3 +829,22 @@ def expect_turn(pos: Position, edition: HexenEdition, rules: Rules | None = None
     p_none = none_w / norm
     return ExpectResult(rolls, witches, best, float(overall), float(p_none), nodes, time.perf_counter() - t0, rules,
                         exact_best, overall, p_none, complete, best_box, total)
+
+
+def expect_result(pos: Position, edition: HexenEdition, rules: Rules | None = None,
+                  rolls: list[int] | None = None, max_nodes: int | None = None) -> Result:
+    """The expectation before rolling as the shared :class:`Result` (what ``solve --expect`` reports).
+
+    ``Status.OPTIMAL`` with ``value`` the exact expected final field (a Fraction) with the best witch
+    for each roll, when every interval closed; else ``Status.UNKNOWN`` with ``value`` None and
+    ``bound`` the proven interval (lower, upper).  ``witness`` maps each roll to the field of the
+    witch to move (None: no witch moves, or the intervals do not decide it yet); ``stats["expect"]``
+    is the whole :class:`ExpectResult` (every witch and roll), ``stats["states"]`` the states searched.
+    Without ``max_nodes`` the search is exact and unbounded.
+    """
+    res = expect_turn(pos, edition, rules, rolls=rolls, max_nodes=max_nodes, bounded=True)
+    witness = {r: b for r, (_, b) in res.best_by_roll.items()}
+    stats = {"states": res.nodes, "expect": res}
+    if res.complete:
+        return Result(Status.OPTIMAL, res.exact_overall, witness, stats, res.seconds, res.bounds_overall)
+    return Result(Status.UNKNOWN, None, witness, stats, res.seconds, res.bounds_overall)

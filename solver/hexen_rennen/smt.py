@@ -18,7 +18,9 @@ from the rulings, independently of :mod:`models.hexen_rennen.turn`.
   counter-strategy).  A table entry z3 finds missing or illegal counts as a failure,
   so a disagreement about the rules cannot hide.
 
-z3 is the verifier: nothing here runs inside a search loop.
+z3 is the verifier: nothing here runs inside a search loop.  Every z3 call goes through
+:func:`gnomekit.solver.core.smt.check`: an *unknown* (a timeout) leaves the check unproved and
+marks the witch ``timed_out``; it is never read as "no counterexample".
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import z3
 from gnomekit.models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition
 from gnomekit.models.hexen_rennen.position import Position
 from gnomekit.models.hexen_rennen.turn import Rules, Turn, movable_witches
+from gnomekit.solver.core.smt import check
 from gnomekit.solver.hexen_rennen.chain import ChainSearch
 
 NONE = -100  # "no target"
@@ -318,14 +321,14 @@ def sufficient_bound(pos: Position, edition: HexenEdition, origin: int, target: 
     k = start
     while True:
         enc = TurnEncoding(pos, edition, origin, target, k, rules)
-        s = _solver(timeout_ms)
+        s = z3.Solver()
         s.add(enc.cons)
         s.add(enc.all_legal())
         s.add(z3.Not(enc.done[k]))
-        r = s.check()
-        if r == z3.unsat:
+        r = check(s, seconds=_seconds(timeout_ms))
+        if r.unsat:
             return enc
-        if r == z3.unknown:
+        if r.unknown:
             return None
         if k >= cap:
             raise RuntimeError(f"chain longer than {cap} steps: the termination argument failed")
@@ -343,11 +346,9 @@ def longest_chain(turn: Turn, st: Any, memo: dict[Any, int] | None = None) -> in
     return n
 
 
-def _solver(timeout_ms: int | None) -> Any:
-    s = z3.Solver()
-    if timeout_ms:
-        s.set("timeout", timeout_ms)
-    return s
+def _seconds(timeout_ms: int | None) -> float | None:
+    """A z3 time limit in milliseconds (None or 0: none) as the seconds ``check`` takes."""
+    return timeout_ms / 1000 if timeout_ms else None
 
 
 def z3_cooperative(enc: TurnEncoding, at_least: int | None = None,
@@ -355,44 +356,53 @@ def z3_cooperative(enc: TurnEncoding, at_least: int | None = None,
     """The best final field over all legal choices (every clan helping), and the choices taken.
 
     ``at_least`` (the value the search claims) only prunes: if no legal chain reaches it the
-    answer is None, which can never be mistaken for agreement.
+    answer is None, which can never be mistaken for agreement; so is an unknown (a timeout).
     """
     o = z3.Optimize()
-    if timeout_ms:
-        o.set("timeout", timeout_ms)
     o.add(enc.cons)
     o.add(enc.all_legal())
     o.add(enc.done[enc.K])
     if at_least is not None:
         o.add(enc.final >= at_least)
     h = o.maximize(enc.final)
-    if o.check() != z3.sat:
+    r = check(o, seconds=_seconds(timeout_ms))
+    if not r.sat:
         return None, []
     del h
-    m = o.model()
+    m = r.model
     return m.eval(enc.final).as_long(), [m.eval(c, model_completion=True).as_long() for c in enc.c]
 
 
 def prove_lower(enc: TurnEncoding, table: dict[tuple[int, ...], int], v: int, timeout_ms: int | None = None) -> bool:
     """True when z3 proves the mover's strategy ``table`` ends on >= v against every legal answer."""
-    s = _solver(timeout_ms)
+    return _prove_lower(enc, table, v, timeout_ms).unsat
+
+
+def prove_upper(enc: TurnEncoding, table: dict[tuple[int, ...], int], v: int, timeout_ms: int | None = None) -> bool:
+    """True when z3 proves no legal mover play beats the others' ``table`` (the mover cannot reach v+1)."""
+    return _prove_upper(enc, table, v, timeout_ms).unsat
+
+
+def _prove_lower(enc: TurnEncoding, table: dict[tuple[int, ...], int], v: int, timeout_ms: int | None) -> Any:
+    """z3's answer to "can the others drive the strategy below v?" (unsat: proved)."""
+    s = z3.Solver()
     s.add(enc.cons)
     cons, bad = enc.strategy_constraints(table, mover_side=True)
     s.add(cons)
     s.add(enc.free_legal(mover_side=False))
     s.add(z3.Or(bad, z3.And(enc.done[enc.K], enc.final < v)))
-    return bool(s.check() == z3.unsat)
+    return check(s, seconds=_seconds(timeout_ms))
 
 
-def prove_upper(enc: TurnEncoding, table: dict[tuple[int, ...], int], v: int, timeout_ms: int | None = None) -> bool:
-    """True when z3 proves no legal mover play beats the others' ``table`` (the mover cannot reach v+1)."""
-    s = _solver(timeout_ms)
+def _prove_upper(enc: TurnEncoding, table: dict[tuple[int, ...], int], v: int, timeout_ms: int | None) -> Any:
+    """z3's answer to "can the mover beat the counter-strategy?" (unsat: proved)."""
+    s = z3.Solver()
     s.add(enc.cons)
     cons, bad = enc.strategy_constraints(table, mover_side=False)
     s.add(cons)
     s.add(enc.free_legal(mover_side=True))
     s.add(z3.Or(bad, z3.And(enc.done[enc.K], enc.final >= v + 1)))
-    return bool(s.check() == z3.unsat)
+    return check(s, seconds=_seconds(timeout_ms))
 
 
 def verify_turn(pos: Position, edition: HexenEdition, roll: int, rules: Rules | None = None,
@@ -420,9 +430,10 @@ def verify_turn(pos: Position, edition: HexenEdition, roll: int, rules: Rules | 
             out.witches.append(WitchCheck(origin, -1, v, coop, None, False, False, time.perf_counter() - t1, True))
             continue
         zc, _ = z3_cooperative(enc, at_least=coop, timeout_ms=timeout_ms)
-        lo = prove_lower(enc, mm.strategy(st), v, timeout_ms)
-        hi = prove_upper(enc, mm.counter_strategy(st), v, timeout_ms)
-        out.witches.append(WitchCheck(origin, enc.K, v, coop, zc, lo, hi, time.perf_counter() - t1))
+        lo = _prove_lower(enc, mm.strategy(st), v, timeout_ms)
+        hi = _prove_upper(enc, mm.counter_strategy(st), v, timeout_ms)
+        out.witches.append(WitchCheck(origin, enc.K, v, coop, zc, lo.unsat, hi.unsat, time.perf_counter() - t1,
+                                      lo.unknown or hi.unknown))
     out.seconds = time.perf_counter() - t0
     return out
 
