@@ -10,6 +10,7 @@ from gnomekit.common import NO, OK, Answer, add_common, read_source
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.core.hexgrid import hex_name
 from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, load_edition
+from gnomekit.models.gnome_hollow.networks import ClosedNetwork
 from gnomekit.models.gnome_hollow.notation import (
     parse_placements,
     placement_to_text,
@@ -54,35 +55,59 @@ def cmd_random(args: argparse.Namespace) -> Answer:
     return _position_answer(random_position(ed, args.seed, args.turns, args.players, opts), ed, args.json)
 
 
+def _garden_networks(pos: Position, ed: GnomeHollowEdition, method: str
+                     ) -> tuple[list[ClosedNetwork], list[tuple[ClosedNetwork, int]]]:
+    """Completed rings (in order of completion) and open networks with their open ends, by the
+    union-find engine or the networkx graph; open networks in the order the garden grew."""
+    if method == "networkx":
+        from gnomekit.models.gnome_hollow.graph import garden_graph
+
+        gg = garden_graph(ed, [(t.tile, t.cell, t.orientation) for t in pos.tiles if t.tile in ed.all_tiles],
+                          pos.option("wildflower_after_ring"))
+        rings = list(gg.completed)
+        opens = [(d, gg.open_ends(d.paths[0])) for d in gg.open_networks()]
+    else:
+        rings = pos.completed(ed)
+        nets = pos.networks(ed)
+        opens = [(nets.describe(r), nets.open_ends(r)) for r in nets.open_networks()]
+    order = {t.cell: i for i, t in enumerate(pos.tiles)}
+    opens.sort(key=lambda o: min((order[c], k) for c, k in o[0].paths))
+    return rings, opens
+
+
 def cmd_show(args: argparse.Namespace) -> Answer:
     pos, ed = load_position(args)
     warnings = pos.warnings(ed)
+    found, open_nets = _garden_networks(pos, ed, args.method)
     rings: list[dict[str, Any]] = [{"size": r.size, "tiles": [list(c) for c in r.tiles],
-              "mushrooms": {c: r.mushrooms.get(c, 0) for c in ed.colours}} for r in pos.completed(ed)]
-    nets = pos.networks(ed)
+              "mushrooms": {c: r.mushrooms.get(c, 0) for c in ed.colours}} for r in found]
     opens: list[dict[str, Any]] = []
-    claims = pos.claims(ed, nets)
-    for root in nets.open_networks():
-        d = nets.describe(root)
-        opens.append({"paths": [{"cell": list(c), "path": k} for c, k in d.paths], "open_ends": nets.open_ends(root),
+    claims = {g.at: g.player for g in pos.gnomes if isinstance(g.at, tuple) and not _on_ring(g.at, found)}
+    for d, n_open in open_nets:
+        opens.append({"paths": [{"cell": list(c), "path": k} for c, k in d.paths], "open_ends": n_open,
                       "size": d.size, "mushrooms": {c: d.mushrooms.get(c, 0) for c in ed.colours},
-                      "claimed_by": sorted({g.player for g in claims.get(root, [])})})
+                      "claimed_by": sorted({who for at, who in claims.items() if at in d.paths})})
     extra = {"warnings": warnings}
-    note_lines = [f"completed rings: {len(rings)}"]
+    # the report after the position is written as comment lines, so that show's output reads back
+    note_lines = [f"# completed rings: {len(rings)}"]
     for i, r in enumerate(rings, 1):
-        note_lines.append(f"  ring {i}: {r['size']} tiles, mushrooms " + _mush(r["mushrooms"]))
-    note_lines.append(f"open networks: {len(opens)}")
+        note_lines.append(f"#   ring {i}: {r['size']} tiles, mushrooms " + _mush(r["mushrooms"]))
+    note_lines.append(f"# open networks: {len(opens)}")
     for o in opens:
         ref = o["paths"][0]
         who = ", ".join(o["claimed_by"]) or "unclaimed"
-        note_lines.append(f"  {hex_name(tuple(ref['cell']))}.{ref['path']}: {len(o['paths'])} path(s) on "
+        note_lines.append(f"#   {hex_name(tuple(ref['cell']))}.{ref['path']}: {len(o['paths'])} path(s) on "
                           f"{o['size']} tile(s), {o['open_ends']} open end(s), {who}")
     if warnings:
-        note_lines.append("warnings (no legal play reaches this):")
-        note_lines += [f"  - {w}" for w in warnings]
+        note_lines.append("# warnings (no legal play reaches this):")
+        note_lines += [f"#   - {w}" for w in warnings]
     if args.json:
         return Answer({**position_to_json(pos, ed), **extra, "rings": rings, "open_networks": opens}, "")
     return Answer({}, position_to_text(pos, ed) + "\n".join(note_lines))
+
+
+def _on_ring(at: Any, rings: list[ClosedNetwork]) -> bool:
+    return any(at in r.paths for r in rings)
 
 
 def _mush(m: dict[str, int]) -> str:
@@ -159,7 +184,7 @@ def cmd_check(args: argparse.Namespace) -> Answer:
         if p.tile not in ed.all_tiles or p.tile == "S":
             raise _unknown_tile(p.tile, args.place, ed)
     permits = _permits(args, pos)
-    rep = check_sequence(pos, ed, placements, permits, check_supply=not args.any_tile)
+    rep = check_sequence(pos, ed, placements, permits, check_supply=not args.any_tile, method=args.method)
     text = "" if args.json else report_text(rep, ed)
     return Answer(rep.to_json(ed), text, OK if rep.legal else NO)
 
@@ -235,10 +260,10 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
                         for s in sets))
         return Answer(data, text, OK if sets else NO)
     if args.close:
-        from gnomekit.solver.gnome_hollow.close import close_by_sat, close_by_search
+        from gnomekit.solver.gnome_hollow.close import close_by_networkx, close_by_sat, close_by_search
 
         ref = _parse_ref(args.close)
-        fn = close_by_sat if args.method == "sat" else close_by_search
+        fn = {"sat": close_by_sat, "networkx": close_by_networkx}.get(args.method, close_by_search)
         res = fn(pos, ed, ref, permits, time_limit=args.time_limit)
         place = [p.to_json() | {"notation": placement_to_text(p, ed)} for p in (res.witness or [])]
         data = {"question": "close", "network": {"cell": list(ref[0]), "path": ref[1]}, "method": args.method,
@@ -332,6 +357,8 @@ def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> 
 
     p = verbs.add_parser("show", help="read a position (text or JSON), print it with its rings and open networks")
     p.add_argument("position", help="position file, or - for stdin")
+    p.add_argument("--method", choices=["union-find", "networkx"], default="union-find",
+                   help="how rings and networks are found (default union-find)")
     add_common(p)
     p.set_defaults(func=cmd_show)
 
@@ -342,6 +369,8 @@ def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> 
     p.add_argument("--permit", action="append", metavar="PLAYER",
                    help="a player who gives permission to extend their claimed network (repeatable)")
     p.add_argument("--any-tile", action="store_true", help="do not check that tiles are offered or stored")
+    p.add_argument("--method", choices=["union-find", "networkx"], default="union-find",
+                   help="how the networks the placements close are found (default union-find)")
     add_common(p)
     p.set_defaults(func=cmd_check)
 
@@ -359,7 +388,8 @@ def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> 
     p.add_argument("position", help="position file, or - for stdin")
     p.add_argument("--close", metavar="Q,R.K", help="can the network of this path be closed this turn?")
     p.add_argument("--market", action="store_true", help="the best market visit")
-    p.add_argument("--method", choices=["search", "sat"], default="search", help="for --close (default search)")
+    p.add_argument("--method", choices=["search", "sat", "networkx"], default="search",
+                   help="for --close (default search)")
     p.add_argument("--weights", metavar="W", help="ring=1,flower=1,treasure=1,mushroom=0 (best turn)")
     p.add_argument("--time-limit", type=float, metavar="S", help="seconds; best found so far is 'unknown'")
     p.add_argument("--permit", action="append", metavar="PLAYER")

@@ -163,6 +163,9 @@ POSITION_KEYS = {"game", "edition", "options", "to_move", "tiles", "offered", "b
                  "pots", "players"}
 # Keys ``show --json`` adds (derived from the garden); read back and ignored.
 SHOW_KEYS = {"warnings", "rings", "open_networks"}
+# Keys the game protocol adds for a turn in progress (models/gnome_hollow/game.py).
+PROTOCOL_JSON_KEYS = ("turn", "final_actions")
+PROTOCOL_TEXT_KEYS = ("turn", "final-actions")
 PLAYER_KEYS = {"name", "mushrooms", "treasures", "flowers", "rings", "storage", "gnomes"}
 
 
@@ -230,13 +233,24 @@ class _Reader(JsonReader):
         return self.pathref(v, path)
 
 
-def position_from_json(text: str, source: str, edition: GnomeHollowEdition) -> Position:
+def position_from_json(text: str, source: str, edition: GnomeHollowEdition,
+                       protocol: dict[str, Any] | None = None) -> Position:
+    """A position from JSON.  ``protocol``, when given, receives the game protocol's keys (a turn in
+    progress: ``turn``, ``final_actions``) with their locations; without it those keys are an error."""
     data, positions = loads_with_positions(text, source)
     rd = _Reader(positions, source)
     d = rd.obj(data, (), None, "a position object")
     if d.get("game", "gnome-hollow") != "gnome-hollow":
         raise rd.err(("game",), "'gnome-hollow' (this is a Gnome Hollow command)", d.get("game"))
-    extra = sorted(set(d) - POSITION_KEYS - SHOW_KEYS)
+    for k in PROTOCOL_JSON_KEYS:
+        if k in d:
+            line, col = positions.get((k,), (None, None))
+            if protocol is None:
+                raise NotationError(f"a turn in progress ({k!r}) is read by the Python API "
+                                    "(gnomekit.game('gnome-hollow').read), not here", source=source, line=line,
+                                    column=col)
+            protocol[k] = (d[k], line, col)
+    extra = sorted(set(d) - POSITION_KEYS - SHOW_KEYS - set(PROTOCOL_JSON_KEYS))
     if extra:
         raise rd.err((extra[0],), "one of the position keys: " + ", ".join(sorted(POSITION_KEYS)), extra[0])
     players: list[PlayerState] = []
@@ -428,7 +442,10 @@ class _TextReader:
         return ((int(m.group(1)), int(m.group(2))), int(m.group(3)))
 
 
-def position_from_text(text: str, source: str, edition: GnomeHollowEdition) -> Position:
+def position_from_text(text: str, source: str, edition: GnomeHollowEdition,
+                       protocol: dict[str, Any] | None = None) -> Position:
+    """A position from the text notation.  ``protocol``, when given, receives the game protocol's
+    lines (``turn:``, ``final-actions:``) as (value, line, column); without it they are an error."""
     rd = _TextReader(source)
     lines = text.splitlines()
     i = 0
@@ -458,6 +475,15 @@ def position_from_text(text: str, source: str, edition: GnomeHollowEdition) -> P
             if key in players[-1][2]:
                 raise rd.err(ln, indent + 1, f"{key} only once per player", key)
             players[-1][2][key] = (value, ln, vcol)
+            continue
+        if key in PROTOCOL_TEXT_KEYS:
+            if protocol is None:
+                raise NotationError(f"a turn in progress ({key}:) is read by the Python API "
+                                    "(gnomekit.game('gnome-hollow').read), not here", source=source, line=ln,
+                                    column=indent + 1)
+            if key in protocol:
+                raise rd.err(ln, 1, f"{key} only once", key)
+            protocol[key] = (value, ln, vcol)
             continue
         if key not in TOP_KEYS:
             raise rd.err(ln, 1, "a key: " + ", ".join(TOP_KEYS), key)
@@ -600,9 +626,10 @@ def _locate_problem(problem: str, lines: list[str]) -> tuple[int | None, int | N
     return None, None
 
 
-def read_position(text: str, source: str, edition: GnomeHollowEdition) -> Position:
-    """Text or JSON (detected by a leading ``{``)."""
+def read_position(text: str, source: str, edition: GnomeHollowEdition,
+                  protocol: dict[str, Any] | None = None) -> Position:
+    """Text or JSON (detected by a leading ``{``); ``protocol`` as for :func:`position_from_text`."""
     if text.lstrip().startswith("{"):
-        return position_from_json(text, source, edition)
-    return position_from_text(text, source, edition)
+        return position_from_json(text, source, edition, protocol)
+    return position_from_text(text, source, edition, protocol)
 

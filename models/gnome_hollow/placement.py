@@ -46,7 +46,10 @@ class Placement:
     def as_placed(self) -> Placed:
         return Placed(self.tile, self.cell, self.orientation)
 
-
+    def __str__(self) -> str:
+        """The placement notation ``TILE@Q,R:ORIENT`` (reads back through ``parse_placement_token``)."""
+        o = self.orientation
+        return f"{self.tile}@{self.cell[0]},{self.cell[1]}:" + (f"m{o - 6}" if o >= 6 else f"r{o}")
 
 
 @dataclass(frozen=True)
@@ -190,11 +193,25 @@ def check_sequence(
     placements: list[Placement],
     permits: tuple[str, ...] = (),
     check_supply: bool = True,
+    method: str = "union-find",
 ) -> SequenceReport:
-    """Check placements in order; see the module docstring for the rules and the report."""
+    """Check placements in order; see the module docstring for the rules and the report.
+
+    ``method`` decides which networks close and which are rings: ``"union-find"`` (the fast engine)
+    or ``"networkx"`` (:mod:`gnomekit.models.gnome_hollow.graph`, the same answers from a graph).
+    Every violation names the placement's hex first, then the other hexes involved.
+    """
     if not placements:
         raise NotationError("no placements to check")
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
     nets = pos.networks(edition)
+    graph = None
+    if method == "networkx":
+        from gnomekit.models.gnome_hollow.graph import garden_graph
+
+        laid = [(t.tile, t.cell, t.orientation) for t in pos.tiles if t.tile in edition.all_tiles]
+        graph = garden_graph(edition, laid, pos.option("wildflower_after_ring"))
     mover = pos.mover.name
     claims: dict[int, list[Gnome]] = pos.claims(edition, nets)
     gnome_keys = [(g, g.at) for g in pos.gnomes if isinstance(g.at, tuple) and not g.down]
@@ -209,7 +226,7 @@ def check_sequence(
         rep = TileReport(p)
         reports.append(rep)
         if p.tile not in edition.all_tiles or p.tile == "S":
-            rep.violations.append(Violation("unknown-tile", f"unknown tile {p.tile!r}"))
+            rep.violations.append(Violation("unknown-tile", f"unknown tile {p.tile!r}", (p.cell,)))
             continue
         tile = edition.tile(p.tile)
         if check_supply:
@@ -218,7 +235,8 @@ def check_sequence(
                 offered_used += 1
                 rep.source = "offered"
                 if offered_used > 2:
-                    rep.violations.append(Violation("supply", "a turn takes only 2 tiles from the garden tile board"))
+                    rep.violations.append(Violation("supply", "a turn takes only 2 tiles from the garden tile board",
+                                                    (p.cell,)))
             elif p.tile in stored_left:
                 stored_left.remove(p.tile)
                 stored_used += 1
@@ -230,23 +248,24 @@ def check_sequence(
                     why = "already in the garden"
                 else:
                     why = f"neither offered nor in {mover}'s storage"
-                rep.violations.append(Violation("supply", f"{p.tile} is {why}"))
+                rep.violations.append(Violation("supply", f"{p.tile} is {why}", (p.cell,)))
         elif any(q.tile == p.tile for q in placements[: idx - 1]):
             # even without the supply check a tile exists once: it cannot be laid twice
-            rep.violations.append(Violation("supply", f"{p.tile} is placed earlier in this sequence"))
+            rep.violations.append(Violation("supply", f"{p.tile} is placed earlier in this sequence", (p.cell,)))
         elif p.tile in {t.tile for t in pos.tiles}:
-            rep.violations.append(Violation("supply", f"{p.tile} is already in the garden"))
+            rep.violations.append(Violation("supply", f"{p.tile} is already in the garden", (p.cell,)))
         if p.cell in grid:
-            rep.violations.append(Violation("occupied", f"{hex_name(p.cell)} already holds {grid[p.cell].tile}"))
+            rep.violations.append(Violation("occupied", f"{hex_name(p.cell)} already holds {grid[p.cell].tile}",
+                                            (p.cell,)))
             continue
         if not any(neighbour(p.cell, e) in grid for e in range(6)):
             rep.violations.append(Violation("not-adjacent", f"{hex_name(p.cell)} touches neither the Stump nor a "
-                                            "placed tile"))
+                                            "placed tile", (p.cell,)))
         if not 0 <= p.orientation < 12:
-            rep.violations.append(Violation("orientation", f"orientation {p.orientation} is not 0-11"))
+            rep.violations.append(Violation("orientation", f"orientation {p.orientation} is not 0-11", (p.cell,)))
             continue
-        for _e, _n, _k, msg in edge_mismatches(edition, grid, p.as_placed()):
-            rep.violations.append(Violation("edges", msg))
+        for _e, n, _k, msg in edge_mismatches(edition, grid, p.as_placed()):
+            rep.violations.append(Violation("edges", msg, (p.cell, n)))
         groups = touched_groups(nets, p, edition)
         for g in groups:
             holders = [gn for r in sorted(g) for gn in claims.get(r, [])]
@@ -255,22 +274,27 @@ def check_sequence(
                 who = ", ".join(sorted(gn.player for gn in holders))
                 rep.violations.append(Violation(
                     "two-gnomes",
-                    f"would join {len(claimed_roots)} unfinished networks that each hold a gnome ({who})"))
+                    f"would join {len(claimed_roots)} unfinished networks that each hold a gnome ({who})",
+                    _cells(p.cell, holders)))
         if not tile.wildflower:
             others = sorted({gn.player for g in groups for r in g for gn in claims.get(r, []) if gn.player != mover})
             for who in others:
                 if who not in permits:
+                    theirs = [gn for g in groups for r in g for gn in claims.get(r, []) if gn.player == who]
                     rep.violations.append(Violation("permission", f"extends a network claimed by {who}'s gnome: "
-                                                    f"needs permission from {who}"))
+                                                    f"needs permission from {who}", _cells(p.cell, theirs)))
         # lay the tile and see what closes
         grid[p.cell] = p.as_placed()
         closed = nets.place(tile, p.cell, p.orientation)
+        if graph is not None:
+            closed = graph.place(tile, p.cell, p.orientation)
         claims = _claims(nets, gnome_keys)
         for c in closed:
             if not c.ring:
                 trees.append((idx, c))
                 continue
-            names = sorted({g.player for g, k in gnome_keys if nets.find(nets.path_elem[k]) == c.root})
+            members = set(c.paths)
+            names = sorted({g.player for g, k in gnome_keys if k in members})
             claimant = names[0] if names else None
             if claimant is None:
                 rr = RingReport(len(rings) + 1, idx, c, None, None, mover, "pot")
@@ -280,6 +304,19 @@ def check_sequence(
                 rr = RingReport(len(rings) + 1, idx, c, claimant, claimant, claimant, "next-turn")
             rings.append(rr)
     return SequenceReport(mover, reports, rings, trees, tuple(permits), nets.rule, offered_used)
+
+
+#: How ring closure is decided: the union-find engine (default) or the networkx graph.
+METHODS = ("union-find", "networkx")
+
+
+def _cells(cell: Hex, gnomes: list[Gnome]) -> tuple[Hex, ...]:
+    """The placement's hex, then the hexes of the gnomes involved (each once)."""
+    out = [cell]
+    for g in gnomes:
+        if isinstance(g.at, tuple) and g.at[0] not in out:
+            out.append(g.at[0])
+    return tuple(out)
 
 
 def _claims(nets: Networks, gnome_keys: list[tuple[Gnome, Any]]) -> dict[int, list[Gnome]]:

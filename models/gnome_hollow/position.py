@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import TypeAlias
 
 from gnomekit.models.core.hexgrid import Hex, are_adjacent, hex_name, neighbour, opposite
 from gnomekit.models.gnome_hollow.edition import STUMP_ID, GnomeHollowEdition
@@ -21,7 +22,7 @@ from gnomekit.models.gnome_hollow.networks import ClosedNetwork, Networks, PathK
 
 MARKET = "market"  # the Stump: the Pinwheel Market
 FLOWERS = "flowers"  # the Flower Market
-GnomeAt = str | PathKey | None  # None: not in the garden yet
+GnomeAt: TypeAlias = "str | PathKey | None"  # None: not in the garden yet
 
 
 @dataclass(frozen=True)

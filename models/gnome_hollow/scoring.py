@@ -15,11 +15,13 @@ given (the solver never counts on unknown draws).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gnomekit.models.core.errors import IllegalMoveError
-from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, row_shape
+from gnomekit.models.core.violation import Violation
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, RingColumn, row_shape
 from gnomekit.models.gnome_hollow.market import make_change, open_sales, treasure_points
 from gnomekit.models.gnome_hollow.networks import ClosedNetwork, PathKey
 from gnomekit.models.gnome_hollow.placement import Placement, check_sequence, legal_placements
@@ -81,12 +83,21 @@ class Gains:
                 "notes": list(self.notes)}
 
 
+#: ``chooser(table, player, ring, column, free_rows, markers_moved)``: the choice for one ring marker
+#: move, asked only where there is a choice (a free space); see :func:`apply_turn`.
+Chooser = Callable[["_Table", str, ClosedNetwork, RingColumn, list[int], int], MarkerChoice]
+
+
 class _Table:
     """Mutable working copy of a position during one turn."""
 
-    def __init__(self, pos: Position, ed: GnomeHollowEdition) -> None:
+    def __init__(self, pos: Position, ed: GnomeHollowEdition, chooser: Chooser | None = None,
+                 strict: bool = False) -> None:
         self.pos = pos
         self.ed = ed
+        self.chooser = chooser
+        self.strict = strict
+        self.used: set[str] = set()  # MarkerChoice fields consumed by the marker move being resolved
         self.players = {p.name: _mplayer(p) for p in pos.players}
         self.gnomes: list[list[Any]] = [[g.player, g.at, g.down] for g in pos.gnomes]
         self.offered = list(pos.offered)
@@ -115,6 +126,12 @@ class _Table:
         )
 
 
+def _refuse(t: _Table, rule: str, message: str, cells: tuple[Any, ...] = ()) -> None:
+    """In strict mode, a choice that cannot be honoured is an error (else the default is taken)."""
+    if t.strict:
+        raise IllegalMoveError(message, violations=(Violation(rule, message, cells),))
+
+
 def _mplayer(p: PlayerState) -> dict[str, Any]:
     return {"mushrooms": dict(p.mushrooms), "treasures": dict(p.treasures), "flowers": list(p.flowers),
             "rings": list(p.rings), "storage": list(p.storage)}
@@ -130,6 +147,10 @@ def _take_flower(t: _Table, who: str, flower: str | None, g: Gains, source: str 
     avail = [f for f in t.ed.flowers if t.flower_market.get(f, 0) > 0 and f not in have]
     if flower is None:
         flower = avail[0] if avail else None
+    elif flower not in avail:
+        _refuse(t, "flower", f"no {flower} flower token is available to {who}")
+    else:
+        t.used.add("flower")
     if flower is None or flower not in avail:
         g.notes.append(f"no flower token {flower or ''} available to {who}".replace("  ", " "))
         return
@@ -141,6 +162,7 @@ def _take_flower(t: _Table, who: str, flower: str | None, g: Gains, source: str 
 
 
 def _store(t: _Table, who: str, tile: str, discard: str | None, g: Gains) -> None:
+    """Put ``tile`` in storage; when storage overflows, discard ``discard`` (or the default)."""
     pl = t.players[who]
     st = pl["storage"]
     st.append(tile)
@@ -148,6 +170,7 @@ def _store(t: _Table, who: str, tile: str, discard: str | None, g: Gains) -> Non
     while len(st) > t.ed.storage or sum(is_w) > t.ed.storage_wildflowers:
         if discard in st and (len(st) > t.ed.storage or discard in t.ed.wildflowers):
             st.remove(discard)
+            t.used.add("discard")
             g.notes.append(f"{who} discards {discard}")
         else:
             victim = next(x for x in st if (x in t.ed.wildflowers) == (sum(is_w) > t.ed.storage_wildflowers)) \
@@ -162,6 +185,7 @@ def _trade(t: _Table, who: str, signpost: str, trade: int | None, g: Gains) -> N
     """Trade board variant: after a signpost's reward, at most one of the trades under it."""
     if trade is None:
         return
+    t.used.add("trade")
     if t.pos.option("trade_board") != "on":
         raise IllegalMoveError("no Mushroom Trade Board in this game (option trade_board=on)")
     trades = t.ed.trades.get(signpost, ())
@@ -185,6 +209,10 @@ def _reward(t: _Table, who: str, reward: dict[str, int], choice: MarkerChoice, g
     for k, n in reward.items():
         if k == "tile":
             for _ in range(n):
+                if choice.store is not None and choice.store not in t.offered:
+                    _refuse(t, "store", f"{choice.store} is not on the garden tile board")
+                elif choice.store is not None:
+                    t.used.add("store")
                 tile = choice.store if choice.store in t.offered else (t.offered[0] if t.offered else None)
                 if tile is None:
                     g.notes.append("no garden tile left to take")
@@ -215,6 +243,11 @@ def _move_marker(t: _Table, who: str, ring: ClosedNetwork, ref: PathKey, choice:
                        + (f" for a ring of this shape ({shape or 'no listed shape'})" if board == "advanced" else "")
                        + ": no marker")
         return
+    if t.chooser is not None:
+        choice = t.chooser(t, who, ring, col, free, moved)
+    if choice.row is not None and choice.row not in free:
+        _refuse(t, "ring-space", f"space {col.size}.{choice.row} is not free for this ring", ring.tiles)
+    t.used = set()
     row = choice.row if choice.row in free else free[0]
     bonuses = col.rows[row - 1]
     before_pts = ed.ring_points(moved)
@@ -229,14 +262,20 @@ def _move_marker(t: _Table, who: str, ring: ClosedNetwork, ref: PathKey, choice:
         kind, _, num = b.partition(":")
         if kind == "signpost":
             sp = choice.signpost
+            if sp is not None:
+                t.used.add("signpost")
             if sp is not None and sp.startswith("use:"):
                 sid = sp[4:]
+                if not any(s == sid for s, _ in t.placed_signposts):
+                    _refuse(t, "signpost", f"signpost {sid} is not in the garden")
                 if any(s == sid for s, _ in t.placed_signposts):
                     _reward(t, who, ed.signposts[sid], choice, g)
                     g.notes.append(f"{who} uses signpost {sid}")
                     _trade(t, who, sid, choice.trade, g)
                 continue
             # default: the first unused signpost in edition order (docs/rules/gnome-hollow.md)
+            if sp is not None and sp not in t.signposts:
+                _refuse(t, "signpost", f"signpost {sp} is not available")
             new_sid: str | None = sp if sp in t.signposts else next((x for x in ed.signposts if x in t.signposts), None)
             if new_sid is None:
                 g.notes.append("no signpost left to place")
@@ -254,6 +293,16 @@ def _move_marker(t: _Table, who: str, ring: ClosedNetwork, ref: PathKey, choice:
             left = dict(ring.mushrooms)
             want = list(choice.mushrooms) or [c for c in ed.colours for _ in range(left.get(c, 0))]
             took = 0
+            if choice.mushrooms:
+                t.used.add("mushrooms")
+                pool = dict(left)
+                ok = len(choice.mushrooms) == min(int(num), sum(pool.values()))
+                for c in choice.mushrooms:
+                    ok = ok and pool.get(c, 0) > 0
+                    pool[c] = pool.get(c, 0) - 1
+                if not ok:
+                    _refuse(t, "mushrooms", f"extra mushrooms {','.join(choice.mushrooms)}: the bonus takes "
+                            f"{min(int(num), sum(left.values()))} of the ring's mushrooms, each at most once")
             for c in want:
                 if took >= int(num):
                     break
@@ -265,6 +314,11 @@ def _move_marker(t: _Table, who: str, ring: ClosedNetwork, ref: PathKey, choice:
     for slot in ed.wildflower_at:
         if moved < slot <= after:
             _wildflower(t, who, choice, g)
+    if t.strict:
+        for name in ("signpost", "store", "flower", "mushrooms", "wildflower", "discard", "trade"):
+            value = getattr(choice, name)
+            if value not in (None, ()) and name not in t.used:
+                _refuse(t, "bonus", f"space {col.size}.{row} gives no use for {name} {value}")
 
 
 def _wildflower(t: _Table, who: str, choice: MarkerChoice, g: Gains) -> None:
@@ -272,6 +326,10 @@ def _wildflower(t: _Table, who: str, choice: MarkerChoice, g: Gains) -> None:
     have = set(pl["flowers"])
     avail = [w for w in t.ed.wildflowers if w in t.wild]
     pick = choice.wildflower if choice.wildflower in avail else None
+    if choice.wildflower is not None:
+        t.used.add("wildflower")
+        if pick is None:
+            _refuse(t, "wildflower", f"wildflower tile {choice.wildflower} is not available")
     if pick is None:
         fresh = [w for w in avail if t.ed.tile(w).flower not in have]
         pick = fresh[0] if fresh else (avail[0] if avail else None)
@@ -333,9 +391,16 @@ def _ring_of(t: _Table, ref: PathKey) -> ClosedNetwork | None:
 
 
 def apply_turn(pos: Position, ed: GnomeHollowEdition, turn: Turn, rng: random.Random | None = None,
-               check_supply: bool = True) -> tuple[Position, Gains, list[dict[str, Any]]]:
-    """Play one turn for the player to move; IllegalMoveError when the turn breaks a rule."""
-    t = _Table(pos, ed)
+               check_supply: bool = True, chooser: Chooser | None = None,
+               strict: bool = False) -> tuple[Position, Gains, list[dict[str, Any]]]:
+    """Play one turn for the player to move; IllegalMoveError when the turn breaks a rule.
+
+    ``chooser`` (the game protocol uses it) is asked for each ring marker move that has a choice,
+    instead of ``turn.markers``; ``strict`` makes a choice that cannot be honoured (a space that is
+    not free, a signpost, tile, flower or wildflower that is not available, a bonus parameter for a
+    bonus the space does not give) an IllegalMoveError instead of taking the default.
+    """
+    t = _Table(pos, ed, chooser, strict)
     who = pos.mover.name
     g = Gains()
     choices = list(turn.markers)
@@ -425,6 +490,11 @@ def _act(t: _Table, who: str, a: GnomeAction, g: Gains) -> None:
         raise IllegalMoveError(f"unknown gnome action {a.kind!r}")
     if gn[1] == target:
         raise IllegalMoveError("a gnome must move to a different place to act")
+    if t.strict and a.trade is not None and a.kind != "signpost":
+        raise IllegalMoveError("a trade follows a signpost visit only")
+    if t.strict and a.kind == "flowers" and a.flower is None and any(
+            t.flower_market.get(f, 0) > 0 and f not in t.players[who]["flowers"] for f in t.ed.flowers):
+        raise IllegalMoveError("name the flower to take at the flower market")
     if a.kind == "market":
         sell(t, who, a.sales, g)
     elif a.kind == "flowers":
@@ -456,7 +526,7 @@ def _act(t: _Table, who: str, a: GnomeAction, g: Gains) -> None:
         else:
             if others:
                 raise IllegalMoveError("that network already holds a gnome")
-            g.notes.append(f"{who} claims the network of {a.at[0][0]},{a.at[0][1]}.{a.at[1]}")
+            g.notes.append(f"{who} claims the network of {target[0][0]},{target[0][1]}.{target[1]}")
     gn[1] = target
 
 

@@ -362,8 +362,9 @@ def _claimants(pos: Position, nets: Networks, root: int) -> list[str]:
 
 
 def best_turn(pos: Position, ed: GnomeHollowEdition, weights: Weights | None = None, permits: tuple[str, ...] = (),
-              time_limit: float | None = None) -> Result:
-    """The best turn (exact unless the time limit strikes); witness = :class:`Plan`."""
+              time_limit: float | None = None, max_nodes: int | None = None) -> Result:
+    """The best turn (exact unless the time limit or ``max_nodes`` placements tried strike: then the
+    best found, status unknown, ``bound`` = (that value, None): the best turn is worth at least it)."""
     w = weights or Weights()
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
@@ -392,7 +393,8 @@ def best_turn(pos: Position, ed: GnomeHollowEdition, weights: Weights | None = N
             return
         seen_sets.add(key)
         leaf(seq, rings)
-        if deadline is not None and time.perf_counter() > deadline:
+        if (deadline is not None and time.perf_counter() > deadline) or \
+                (max_nodes is not None and stats["nodes"] >= max_nodes):
             timed_out[0] = True
             return
         remaining_off = [t for t in off_left] if off_used < 2 else []
@@ -414,6 +416,8 @@ def best_turn(pos: Position, ed: GnomeHollowEdition, weights: Weights | None = N
                 if timed_out[0]:
                     return
                 for o in ((0,) if tile.wildflower else tile.distinct_orientations):
+                    if timed_out[0]:
+                        return
                     if not fits(nets, tile, cell, o):
                         continue
                     p = Placement(tid, cell, o)
@@ -439,7 +443,8 @@ def best_turn(pos: Position, ed: GnomeHollowEdition, weights: Weights | None = N
     stats["verified"] = int(verified)
     status = Status.UNKNOWN if timed_out[0] else Status.OPTIMAL
     return Result(status, value=plan.value, witness={"plan": plan, "turn": turn, "applied": applied},
-                  stats=stats, seconds=time.perf_counter() - started)
+                  stats=stats, seconds=time.perf_counter() - started,
+                  bound=(plan.value, None) if timed_out[0] else None)
 
 
 def _useful_cells(nets: Networks) -> list[tuple[int, int]]:

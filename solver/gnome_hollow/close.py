@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.core.hexgrid import Hex, neighbour, opposite
@@ -90,7 +91,8 @@ def open_end_cells(nets: Networks, root: int) -> list[tuple[Hex, bool]]:
 
 
 def close_by_search(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: tuple[str, ...] = (),
-                    supply: Supply | None = None, time_limit: float | None = None) -> Result:
+                    supply: Supply | None = None, time_limit: float | None = None,
+                    max_nodes: int | None = None) -> Result:
     """Exact depth-first search; witness = the placements in a legal order."""
     started = time.perf_counter()
     supply = supply or supply_of(pos)
@@ -104,6 +106,8 @@ def close_by_search(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits
     def rec(nets: Networks, seq: list[Placement], offered_left: list[str], stored_left: list[str],
             offered_used: int) -> list[Placement] | None | str:
         if deadline is not None and time.perf_counter() > deadline:
+            return "timeout"
+        if max_nodes is not None and stats["nodes"] > max_nodes:
             return "timeout"
         root = nets.root_of(ref)
         if nets.open_ends(root) == 0:
@@ -149,6 +153,93 @@ def close_by_search(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits
     if got is None:
         return Result(Status.UNSATISFIABLE, value=False, stats=stats, seconds=secs)
     return Result(Status.SATISFIED, value=True, witness=got, stats=stats, seconds=secs)
+
+
+def close_by_networkx(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: tuple[str, ...] = (),
+                      supply: Supply | None = None, time_limit: float | None = None,
+                      max_nodes: int | None = None) -> Result:
+    """The depth-first search of :func:`close_by_search` on the garden's networkx graph.
+
+    The target network, its open ends and whether it closed come from
+    :class:`~gnomekit.models.gnome_hollow.graph.GardenGraph` (components of the path graph, no
+    union-find); the tiles tried at each step are the same, in the same order, so the answer and
+    the witness are the same.  Placements that break the gnome rules are not cut early: every
+    sequence that closes the network is checked with ``check_sequence``, which refuses them.
+    """
+    from gnomekit.models.gnome_hollow.graph import garden_graph
+
+    started = time.perf_counter()
+    supply = supply or supply_of(pos)
+    g0 = garden_graph(ed, [(t.tile, t.cell, t.orientation) for t in pos.tiles if t.tile in ed.all_tiles],
+                      pos.option("wildflower_after_ring"))
+    try:
+        closed0 = g0.is_ring(ref) or g0.open_ends(ref) == 0
+    except KeyError:
+        raise UsageError(f"no path {ref[0][0]},{ref[0][1]}.{ref[1]} in the garden") from None
+    if closed0:
+        raise UsageError("that network is already closed")
+    stats = {"nodes": 0}
+    deadline = None if time_limit is None else started + time_limit
+
+    def rec(gg: Any, seq: list[Placement], offered_left: list[str], stored_left: list[str],
+            offered_used: int) -> list[Placement] | None | str:
+        if deadline is not None and time.perf_counter() > deadline:
+            return "timeout"
+        if max_nodes is not None and stats["nodes"] > max_nodes:
+            return "timeout"
+        if gg.open_ends(ref) == 0:
+            rep = check_sequence(pos, ed, seq, permits, check_supply=True)
+            return list(seq) if rep.legal else None
+        ends = gg.open_end_cells(ref)
+        if any(grass for _, grass in ends):
+            return None
+        cells = {c for c, _ in ends}
+        capacity = min(len(offered_left), supply.max_offered - offered_used) + len(stored_left)
+        if len(cells) > capacity:
+            return None
+        cell = ends[0][0]
+        seen: set[tuple[object, ...]] = set()
+        choices = [(t, True) for t in offered_left if offered_used < supply.max_offered] + \
+                  [(t, False) for t in stored_left]
+        for tid, from_offer in choices:
+            tile = ed.tile(tid)
+            key = (look(tile), from_offer)
+            if key in seen:
+                continue
+            seen.add(key)
+            for o in ((0,) if tile.wildflower else tile.distinct_orientations):
+                if not _fits_graph(gg, tile, cell, o):
+                    continue
+                stats["nodes"] += 1
+                nxt = gg.copy()
+                nxt.place(tile, cell, o)
+                got = rec(nxt, seq + [Placement(tid, cell, o)], [t for t in offered_left if t != tid],
+                          [t for t in stored_left if t != tid], offered_used + from_offer)
+                if got is not None:
+                    return got
+        return None
+
+    got = rec(g0, [], list(supply.offered), list(supply.stored), 0)
+    secs = time.perf_counter() - started
+    if got == "timeout":
+        return Result(Status.UNKNOWN, stats=stats, seconds=secs)
+    if got is None:
+        return Result(Status.UNSATISFIABLE, value=False, stats=stats, seconds=secs)
+    return Result(Status.SATISFIED, value=True, witness=got, stats=stats, seconds=secs)
+
+
+def _fits_graph(gg: Any, tile: Tile, cell: Hex, o: int) -> bool:
+    """Edge matching against the graph's grid (path to path, grass to grass; wildflowers match all)."""
+    if tile.wildflower:
+        return True
+    row = tile.edge_path[o]
+    for e in range(6):
+        got = gg.grid.get(neighbour(cell, e))
+        if got is None or got[0].wildflower:
+            continue
+        if (row[e] >= 0) != (got[0].edge_path[got[1]][opposite(e)] >= 0):
+            return False
+    return True
 
 
 def _claims_ok(pos: Position, ed: GnomeHollowEdition, nets: Networks, p: Placement, permits: tuple[str, ...]) -> bool:

@@ -23,9 +23,9 @@ class Hint:
 
 
 def hint(pos: Position, ed: GnomeHollowEdition, weights: Weights | None = None, permits: tuple[str, ...] = (),
-         time_limit: float | None = None) -> Hint:
+         time_limit: float | None = None, max_nodes: int | None = None) -> Hint:
     """Explain the best turn in words (see module docstring)."""
-    res = best_turn(pos, ed, weights, permits, time_limit)
+    res = best_turn(pos, ed, weights, permits, time_limit, max_nodes)
     turn = res.witness["turn"]
     plan = res.witness["plan"]
     h = Hint(res)

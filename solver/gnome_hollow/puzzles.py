@@ -45,48 +45,87 @@ def _ref(text: str) -> tuple[tuple[int, int], int]:
     return ((int(q), int(r)), int(k))
 
 
-def solve_question(pos: Any, q: dict[str, Any]) -> tuple[dict[str, Any], bool, str]:
-    """(answer, solved, detail) for one question, from scratch."""
+#: The cross-checks each question kind applies (``PuzzleOutcome.checks_applied``): ``networkx`` - the
+#: rings (or the closure) recomputed on the garden's networkx graph; ``sat`` - the SAT model of
+#: ``close``; ``replay`` - the best turn's witness replayed with the rules' ``apply_turn``.
+CHECKS: dict[str, tuple[str, ...]] = {
+    "rings": ("networkx",),
+    "close": ("sat", "networkx"),
+    "best-turn": ("replay", "networkx"),
+    "market": (),
+}
+
+
+def _ring_shapes(rep: Any, ed: Any) -> list[tuple[Any, ...]]:
+    return [(r.by_tile, r.network.ring, r.network.tiles, r.network.paths, tuple(r.network.mushrooms.items()),
+             r.claimed_by, r.when) for r in rep.rings] + [(i, n.tiles, n.paths) for i, n in rep.trees]
+
+
+def solve_question(pos: Any, q: dict[str, Any]) -> tuple[dict[str, Any], bool, str, tuple[str, ...]]:
+    """(answer, solved, detail, cross-checks that ran and agreed) for one question, from scratch."""
     ed = default_edition()
     kind = q.get("kind")
     permits = tuple(q.get("permit", []))
+    ran: list[str] = []
     if kind == "rings":
         seq = parse_placements([" ".join(q["place"])], "question.place")
         rep = check_sequence(pos, ed, seq, permits)
+        by_graph = check_sequence(pos, ed, seq, permits, method="networkx")
+        if _ring_shapes(by_graph, ed) == _ring_shapes(rep, ed) and by_graph.legal == rep.legal:
+            ran.append("networkx")
         rings = [{"size": r.network.size, "mushrooms": {c: r.network.mushrooms.get(c, 0) for c in ed.colours}}
                  for r in rep.rings]
         ans = {"legal": rep.legal, "rings": rings if rep.legal else []}
         detail = "\n".join(rep.reasons) or ", ".join(f"ring of {r['size']}" for r in rings) or "no ring"
-        return ans, True, detail
+        if "networkx" not in ran:
+            detail += "; THE NETWORKX GRAPH FINDS OTHER RINGS"
+        return ans, "networkx" in ran, detail, tuple(ran)
     if kind == "close":
-        from gnomekit.solver.gnome_hollow.close import close_by_sat, close_by_search, closes
+        from gnomekit.solver.gnome_hollow.close import close_by_networkx, close_by_sat, close_by_search, closes
 
         ref = _ref(q["network"])
         a = close_by_search(pos, ed, ref, permits)
         b = close_by_sat(pos, ed, ref, permits)
-        ok = a.status == b.status and a.status in (Status.SATISFIED, Status.UNSATISFIABLE)
-        for res in (a, b):
+        c = close_by_networkx(pos, ed, ref, permits)
+        ok = a.status in (Status.SATISFIED, Status.UNSATISFIABLE)
+        for res in (a, b, c):
             if res.found:
                 ok = ok and check_sequence(pos, ed, res.witness, permits).legal and closes(pos, ed, ref, res.witness)
-        detail = ("search and SAT agree" if a.status == b.status else "SEARCH AND SAT DISAGREE") + (
+        if ok and b.status == a.status:
+            ran.append("sat")
+        if ok and (c.status, c.witness) == (a.status, a.witness):
+            ran.append("networkx")
+        ok = ok and ran == ["sat", "networkx"]
+        agree = {"sat": "SAT", "networkx": "networkx"}
+        detail = ("search, " + " and ".join(agree[x] for x in ran) + " agree" if len(ran) == 2 else
+                  "SEARCH, SAT AND NETWORKX DISAGREE (agreeing: " + (", ".join(ran) or "none") + ")") + (
             ": " + " ".join(placement_to_text(p, ed) for p in a.witness) if a.found else "")
-        return {"closable": a.found}, ok, detail
+        return {"closable": a.found}, ok, detail, tuple(ran)
     if kind == "best-turn":
         from gnomekit.solver.gnome_hollow.best import Weights, best_turn
 
         res = best_turn(pos, ed, Weights.parse(q.get("weights")), permits)
         turn = res.witness["turn"]
-        ok = res.status == Status.OPTIMAL and bool(res.stats.get("verified"))
+        if res.stats.get("verified"):
+            ran.append("replay")
+        if turn.placements:
+            seq = list(turn.placements)
+            if _ring_shapes(check_sequence(pos, ed, seq, permits, method="networkx"), ed) == \
+                    _ring_shapes(check_sequence(pos, ed, seq, permits), ed):
+                ran.append("networkx")
+        else:
+            ran.append("networkx")  # no placement: nothing closes by either method (compared trivially)
+        ok = res.status == Status.OPTIMAL and ran == ["replay", "networkx"]
         detail = "place " + (" ".join(placement_to_text(p, ed) for p in turn.placements) or "-")
         if turn.action is not None:
             detail += f"; gnome {turn.action.kind}"
-        return {"value": res.value}, ok, detail
+        return {"value": res.value}, ok, detail, tuple(ran)
     if kind == "market":
         from gnomekit.solver.gnome_hollow.market import solve_market
 
         res = solve_market(pos, ed)
         sets = res.witness["sets"]
-        return {"points": res.value}, True, " + ".join(f"{s.mushrooms} {s.colour}" for s in sets) or "nothing"
+        return {"points": res.value}, True, " + ".join(f"{s.mushrooms} {s.colour}" for s in sets) or "nothing", ()
     raise GnomekitError(f"unknown question kind {kind!r} (known: {', '.join(KINDS)})")
 
 
@@ -111,8 +150,9 @@ def run_puzzle(path: Path) -> PuzzleOutcome:
     pos = position_from_text(d["position"], f"{path}:position", ed)
     q = d.get("question", {})
     stored = {k: v for k, v in d.get("answer", {}).items() if k != "verified_by"}
+    ran: tuple[str, ...] = ()
     try:
-        found, solved, detail = solve_question(pos, q)
+        found, solved, detail, ran = solve_question(pos, q)
     except GnomekitError as exc:
         found, solved, detail = {}, False, str(exc)
     verified = solved and _same(found, stored)
@@ -122,6 +162,7 @@ def run_puzzle(path: Path) -> PuzzleOutcome:
         seconds=time.perf_counter() - started, position_text=position_to_text(pos, ed),
         answer_text=", ".join(f"{k} = {v}" for k, v in found.items()), detail=detail,
         data={"title": d.get("title", ""), "about": d.get("about", "")},
+        checks_applied=CHECKS.get(str(q.get("kind")), ()), checks_ran=ran,
     )
 
 
