@@ -262,15 +262,12 @@ def _progress() -> Any:
 
 
 def _tablebase_answer(pos: Position, ed: MidnightEdition, args: argparse.Namespace) -> Answer:
-    from gnomekit.solver.gnomes_at_midnight.tablebase import describe, load_or_build
+    from gnomekit.solver.gnomes_at_midnight.tablebase import default_cycles, describe, load_or_build
 
     cycles = []
     for s, flag in ((0, args.cycle_green), (1, args.cycle_blue)):
         c = _cycle_arg(flag, f"--cycle-{COLOURS[s]}")
-        if c is None:
-            L = len(ed.decks[s])
-            c = pos.known[s][:L] if pos.moon[s] == -1 and len(pos.known[s]) >= L else ed.decks[s]
-        cycles.append(c)
+        cycles.append(default_cycles(pos, ed)[s] if c is None else c)
     tb, built = load_or_build(ed, pos.dance, (cycles[0], cycles[1]), _progress())
     value, turns = tb.lookup(pos)
     from dataclasses import replace as _replace

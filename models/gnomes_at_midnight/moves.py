@@ -42,6 +42,10 @@ class Move(NamedTuple):
         assert self.src is not None
         return f"{self.src[0]},{self.src[1]}{'=' if self.kind == PAIR else '-'}{d}"
 
+    def __str__(self) -> str:
+        """The notation (the game protocol's ``str(move)``)."""
+        return self.text()
+
     def to_json(self) -> dict[str, object]:
         d: dict[str, object] = {"kind": self.kind, "text": self.text()}
         if self.src is not None:
@@ -52,6 +56,24 @@ class Move(NamedTuple):
 
 
 PASS_MOVE = Move(PASS)
+
+
+class Flip(NamedTuple):
+    """The outcome of a hidden moonlight flip: the terrain the turned card shows.
+
+    Only the game protocol uses it (a chance node's outcome); notation ``flip grass``.
+    """
+
+    terrain: int
+
+    def text(self) -> str:
+        return f"flip {TERRAINS[self.terrain]}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": "flip", "terrain": TERRAINS[self.terrain], "text": self.text()}
 
 
 # -------------------------------------------------------------------------------------------------
@@ -267,19 +289,26 @@ def flip_outcomes(pos: Position, side: int) -> tuple[tuple[tuple[int, int], ...]
 
 def next_position(a: Afterstate, flip: int | None) -> Position:
     """The position after the turn: the flip ``flip`` (a terrain from ``a.flips``, None for none)."""
-    p = a.pos
+    return end_turn(a.pos, a.flips, a.reshuffle, flip)
+
+
+def end_turn(p: Position, flips: tuple[tuple[int, int], ...], reshuffle: bool, flip: int | None) -> Position:
+    """Finish the turn whose gnome effects ``p`` shows (its mover still ``to_move``): turn ``flip``.
+
+    ``flips``/``reshuffle`` are what :func:`flip_outcomes` gives for the mover (``()`` for no flip).
+    """
     me = p.to_move
     moon = list(p.moon)
     known = list(p.known)
     unknown: list[Counts] = list(p.unknown)
-    if a.flips:
-        if flip is None or flip not in [t for t, _ in a.flips]:
+    if flips:
+        if flip is None or flip not in [t for t, _ in flips]:
             raise ValueError("flip must be one of the outcomes")
         moon[me] = flip
         if known[me]:
             known[me] = known[me][1:]
         else:
-            u = list(counts_of(p.full_decks[me]) if a.reshuffle else unknown[me])
+            u = list(counts_of(p.full_decks[me]) if reshuffle else unknown[me])
             u[flip] -= 1
             unknown[me] = (u[0], u[1], u[2])
     return replace(p, to_move=1 - me, moon=(moon[0], moon[1]), known=(known[0], known[1]),

@@ -25,6 +25,11 @@ cobblestone), then ``*`` for a toadstool, ``<`` a green flower, ``>`` a blue
 flower, then one ``g`` per green gnome or one ``b`` per blue gnome.  A deck line
 lists the known order (next card first); cards after ``/`` are in the deck in
 an unknown order.  ``-`` is an empty list or no card.
+
+The game protocol (``game.py``) also writes the position right *after* a move, before the
+moonlight flip: the key ``after-move: yes`` (JSON ``"after_move": true``), written only then.
+The readers used by the command line (``read_position``, ``position_from_text``,
+``position_from_json_data``) refuse such a position; ``read_any_position`` takes both.
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ from gnomekit.models.gnomes_at_midnight.edition import (
     MidnightEdition,
     terrain_index,
 )
-from gnomekit.models.gnomes_at_midnight.moves import ADD, PAIR, PASS, STEP, Move
+from gnomekit.models.gnomes_at_midnight.moves import ADD, PAIR, PASS, STEP, Flip, Move
 from gnomekit.models.gnomes_at_midnight.position import NO_CARD, Board, Position, counts_of
 from gnomekit.models.gnomes_at_midnight.setup import new_position
 
@@ -59,10 +64,14 @@ def _unknown_list(counts: tuple[int, int, int]) -> list[str]:
     return [TERRAINS[t] for t in range(3) for _ in range(counts[t])]
 
 
-def position_to_json(p: Position) -> dict[str, Any]:
-    """The position as a JSON-ready dict (the documented keys, in a stable order)."""
+def position_to_json(p: Position, after_move: bool = False) -> dict[str, Any]:
+    """The position as a JSON-ready dict (the documented keys, in a stable order).
+
+    ``after_move``: the mover (``to_move``) has just moved and its flip is still to come (the key
+    ``after_move`` is written only then).
+    """
     b = p.board
-    return {
+    out: dict[str, Any] = {
         "game": GAME,
         "edition": p.edition,
         "rows": b.rows,
@@ -81,6 +90,9 @@ def position_to_json(p: Position) -> dict[str, Any]:
         "bump_limit": p.bump_limit,
         "moon_restricts_adding": p.moon_restricts_adding,
     }
+    if after_move:
+        out[AFTER_KEY] = True
+    return out
 
 
 POSITION_KEYS = (
@@ -90,6 +102,9 @@ POSITION_KEYS = (
 
 
 OUTPUT_ONLY_KEYS = ("warnings",)  # written by `show --json`, ignored when read back
+AFTER_KEY = "after_move"  # the game protocol's afterstate (see the module docstring)
+MID_TURN = ("this position is in the middle of a turn (the mover has moved, the moonlight card is not "
+            "turned yet); expected a position between turns")
 
 
 def _short(v: Any) -> str:
@@ -145,7 +160,20 @@ class _Reader(JsonReader):
 
 def position_from_json_data(data: Any, positions: dict[Any, tuple[int, int]], source: str,
                             edition: MidnightEdition) -> Position:
-    """Build a position from parsed JSON; every missing key takes `new`'s value (seed 0)."""
+    """Build a position from parsed JSON; every missing key takes `new`'s value (seed 0).
+
+    A position right after a move (``"after_move": true``) is refused.
+    """
+    pos, after = _from_json_data(data, positions, source, edition)
+    if after:
+        line, col = positions.get((AFTER_KEY,), (1, 1))
+        raise NotationError(MID_TURN, source=source, line=line, column=col, text=AFTER_KEY)
+    return pos
+
+
+def _from_json_data(data: Any, positions: dict[Any, tuple[int, int]], source: str,
+                    edition: MidnightEdition) -> tuple[Position, bool]:
+    """The position and whether it is right after a move (``after_move``)."""
     rd = _Reader(positions, source)
     if not isinstance(data, dict):
         raise rd.err((), "an object with the position keys (rows, cols, terrain, gnomes, ...)", data)
@@ -154,8 +182,11 @@ def position_from_json_data(data: Any, positions: dict[Any, tuple[int, int]], so
     if game != GAME:
         raise rd.err(("game",), f"'{GAME}' (this is a Gnomes at Midnight command)", game)
     for k in d:
-        if k not in POSITION_KEYS and k not in OUTPUT_ONLY_KEYS:
+        if k not in POSITION_KEYS and k not in OUTPUT_ONLY_KEYS and k != AFTER_KEY:
             raise rd.err((k,), "one of the position keys: " + ", ".join(POSITION_KEYS), k)
+    after = d.get(AFTER_KEY, False)
+    if not isinstance(after, bool):
+        raise rd.err((AFTER_KEY,), "true or false", after)
     base = position_to_json(new_position(edition, 0))
     g = {k: d.get(k, base[k]) for k in POSITION_KEYS}
     rows = rd.int_(g["rows"], ("rows",), 1)
@@ -233,7 +264,7 @@ def position_from_json_data(data: Any, positions: dict[Any, tuple[int, int]], so
     if probs:
         raise NotationError("the position is not well formed: " + "; ".join(probs), source=source, line=1,
                             column=1)
-    return pos
+    return pos, after
 
 
 # -------------------------------------------------------------------------------------------------
@@ -274,8 +305,12 @@ def _deck_text(p: Position, s: int) -> str:
     return known + (" / " + " ".join(unk) if unk else "")
 
 
-def position_to_text(p: Position) -> str:
-    """The position in the documented text notation (read it back with ``position_from_text``)."""
+def position_to_text(p: Position, after_move: bool = False) -> str:
+    """The position in the documented text notation (read it back with ``position_from_text``).
+
+    ``after_move``: the mover has just moved and its flip is still to come (line ``after-move: yes``,
+    written only then; read it back with ``read_any_position``).
+    """
     def moon(s: int) -> str:
         return TERRAINS[p.moon[s]] if p.moon[s] != NO_CARD else "-"
 
@@ -285,6 +320,7 @@ def position_to_text(p: Position) -> str:
         f"size: {p.board.rows}x{p.board.cols}",
         f"to-move: {COLOURS[p.to_move]}",
         f"turn: {p.turn}",
+        *(["after-move: yes"] if after_move else []),
         f"off-board: green {p.off[0]}, blue {p.off[1]}",
         f"moon: green {moon(0)}, blue {moon(1)}",
         f"deck-green: {_deck_text(p, 0)}",
@@ -298,7 +334,7 @@ def position_to_text(p: Position) -> str:
     return "\n".join(lines) + "\n"
 
 
-_KEYS = ("edition", "size", "to-move", "turn", "off-board", "moon", "deck-green", "deck-blue", "dance",
+_KEYS = ("edition", "size", "to-move", "turn", "after-move", "off-board", "moon", "deck-green", "deck-blue", "dance",
          "bump-limit", "moon-restricts-adding")
 _TOKEN = re.compile(r"^([GTC])(\*?)(<?)(>?)(g{0,2}|b{0,2})$")
 
@@ -306,8 +342,17 @@ _TOKEN = re.compile(r"^([GTC])(\*?)(<?)(>?)(g{0,2}|b{0,2})$")
 def position_from_text(text: str, source: str, edition: MidnightEdition) -> Position:
     """Parse the text notation; errors name the line and column and what was expected.
 
-    Keys that are left out take `new`'s value (seed 0); the board picture is required.
+    Keys that are left out take `new`'s value (seed 0); the board picture is required.  A position
+    right after a move (``after-move: yes``) is refused.
     """
+    pos, after, where = _from_text(text, source, edition)
+    if after:
+        raise NotationError(MID_TURN, source=source, line=where[0], column=where[1], text="after-move: yes")
+    return pos
+
+
+def _from_text(text: str, source: str, edition: MidnightEdition) -> tuple[Position, bool, tuple[int, int]]:
+    """The position, whether it is right after a move, and where ``after-move`` stands."""
     lines = text.splitlines()
 
     def err(msg: str, line: int, col: int, found: str | None = None) -> NotationError:
@@ -333,6 +378,8 @@ def position_from_text(text: str, source: str, edition: MidnightEdition) -> Posi
                 raise err(f"key '{key}' given twice", ln + 1, s.index(key) + 1, key)
             meta[key] = (m.group(2).strip(), ln + 1, (s.index(m.group(2)) + 1) if m.group(2) else len(s) + 1)
             continue
+        if header_seen and s.strip() == "warnings:":
+            break  # `show` appends its warnings after the board; they are output only
         if not header_seen:
             if not re.fullmatch(r"\s*0(\s+\d+)*\s*", s):
                 raise err("expected 'key: value' or the column-number line '0 1 2 ...'", ln + 1,
@@ -428,6 +475,14 @@ def position_from_text(text: str, source: str, edition: MidnightEdition) -> Posi
         if not cs or len(set(cs)) != len(cs):
             raise err("expected at least one square, each once", li, co, v)
         dance = normalise(cs)
+    after = False
+    where = (0, 0)
+    if "after-move" in meta:
+        v, li, co = meta["after-move"]
+        if v not in ("yes", "no"):
+            raise err("expected yes or no", li, co, v)
+        after = v == "yes"
+        where = (li, co)
     restrict = base.moon_restricts_adding
     if "moon-restricts-adding" in meta:
         v, li, co = meta["moon-restricts-adding"]
@@ -472,15 +527,24 @@ def position_from_text(text: str, source: str, edition: MidnightEdition) -> Posi
     probs = pos.problems()
     if probs:
         raise err("the position is not well formed: " + "; ".join(probs), grid[0][0] + 1, 1)
-    return pos
+    return pos, after, where
 
 
 def read_position(text: str, source: str, edition: MidnightEdition) -> Position:
-    """Read a position in either notation (JSON when the first character is '{')."""
+    """Read a position between turns in either notation (JSON when the first character is '{')."""
     if text.lstrip().startswith("{"):
         data, positions = loads_with_positions(text, source)
         return position_from_json_data(data, positions, source, edition)
     return position_from_text(text, source, edition)
+
+
+def read_any_position(text: str, source: str, edition: MidnightEdition) -> tuple[Position, bool]:
+    """Read a position in either notation, and whether it is right after a move (``after-move``)."""
+    if text.lstrip().startswith("{"):
+        data, positions = loads_with_positions(text, source)
+        return _from_json_data(data, positions, source, edition)
+    pos, after, _where = _from_text(text, source, edition)
+    return pos, after
 
 
 # -------------------------------------------------------------------------------------------------
@@ -527,3 +591,30 @@ def parse_move(s: str, source: str = "--move") -> Move:
         return Move(ADD, None, (int(m.group(2)), int(m.group(3))))
     kind = PAIR if m.group(6) == "=" else STEP
     return Move(kind, (int(m.group(4)), int(m.group(5))), (int(m.group(7)), int(m.group(8))))
+
+
+_FLIP = re.compile(r"^\s*flip\s+(\S+)\s*$")
+
+
+def parse_flip(s: str, source: str = "<move>") -> Flip | None:
+    """A chance outcome ``flip grass`` (or JSON ``{"kind": "flip", "terrain": "grass"}``); None when
+    ``s`` is not written as a flip at all (then it may be a turn's move)."""
+    if s.lstrip().startswith("{"):
+        data, positions = loads_with_positions(s, source)
+        if not isinstance(data, dict) or data.get("kind") != "flip":
+            return None
+        rd = _Reader(positions, source)
+        for k in data:
+            if k not in ("kind", "terrain", "text"):
+                raise rd.err((k,), 'only the keys "kind", "terrain" (and "text", ignored) in a flip', k)
+        if "terrain" not in data:
+            raise rd.err((), 'key "terrain"')
+        return Flip(rd.terrain(data["terrain"], ("terrain",), False))
+    if not s.lstrip().startswith("flip"):
+        return None
+    m = _FLIP.match(s)
+    t = terrain_index(m.group(1)) if m and len(m.group(1)) > 1 else None
+    if t is None:
+        raise NotationError("expected a flip: flip grass, flip tulips or flip cobblestone", source=source,
+                            line=1, column=1, text=s)
+    return Flip(t)

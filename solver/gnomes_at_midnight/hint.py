@@ -4,7 +4,9 @@ With a forced win within the depth: the first move of the shortest win, the win
 condition that ends it, and how many opponent replies there are (none of which
 stops it).  Without one: the *safe* move (no opponent reply wins at once, under
 any flip) that keeps the most options: the most legal moves on the mover's next
-turn, counted under the worst flip; ties keep generation order.
+turn, counted under the worst flip; ties keep generation order.  When a budget
+(``SearchOptions.meter``) stops the forced-win search first, the hint is the safe move and
+says so (a win may still exist).
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gnomekit.models.gnomes_at_midnight.position import Position
+from gnomekit.solver.core.result import Status
 from gnomekit.solver.gnomes_at_midnight.kernel import K_PASS, Kernel, KMove, State
-from gnomekit.solver.gnomes_at_midnight.search import prepare, solve
+from gnomekit.solver.gnomes_at_midnight.search import SearchOptions, prepare, solve
 
 
 @dataclass
@@ -41,9 +44,9 @@ def _opponent_wins_at_once(k: Kernel, s: State) -> int:
     return n
 
 
-def hint(pos: Position, depth: int = 3, decks: str = "open") -> Hint:
+def hint(pos: Position, depth: int = 3, decks: str = "open", options: SearchOptions | None = None) -> Hint:
     """The hint for the side to move (see the module docstring)."""
-    res = solve(pos, depth, decks)
+    res = solve(pos, depth, decks, options=options)
     if res.value is not None:
         line = res.stats["line"]
         last = line[-1] if line else {}
@@ -76,11 +79,15 @@ def hint(pos: Position, depth: int = 3, decks: str = "open") -> Hint:
         options = min(_options_after(k, c) for _t, _w, c in kids)
         if best is None or options > best[0]:
             best = (options, m)
+    searched = (f"no forced win within {depth} turns" if res.status is not Status.UNKNOWN else
+                f"the budget ran out before the search finished (no forced win within "
+                f"{res.bound['no_win_within']} turns; one within {depth} may exist)")
     if best is None:
         return Hint(None, "no-safe-move", None,
-                    [f"no forced win within {depth}; every move lets the opponent win at once"])
+                    [(f"no forced win within {depth}" if res.status is not Status.UNKNOWN else searched)
+                     + "; every move lets the opponent win at once"])
     return Hint(k.to_move(best[1]).text(), "keeps-options", None,
-                [f"no forced win within {depth} turns",
+                [searched,
                  f"the opponent cannot win at once after it ({unsafe} other move(s) would allow that)",
                  f"keeps {best[0]} moves for the next turn (worst flip)"],
                 {"options": best[0]})

@@ -16,12 +16,13 @@ left, the opponent minimising the mover's chance to win within ``n`` turns.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.gnomes_at_midnight.edition import COLOURS, TERRAINS
 from gnomekit.models.gnomes_at_midnight.position import NO_CARD, Position
+from gnomekit.solver.core.budget import BudgetExhausted, Meter
 from gnomekit.solver.core.result import Result, Status
 from gnomekit.solver.gnomes_at_midnight.kernel import K_ADD, K_PASS, Kernel, KMove, State
 
@@ -34,6 +35,7 @@ class SearchOptions:
     ordering: bool = True
     symmetry: bool = True
     max_nodes: int | None = None  # stop with SearchBudgetExceeded beyond this many nodes
+    meter: Meter | None = None  # a shared budget: every node ticks it (BudgetExhausted when it runs out)
 
 
 class SearchBudgetExceeded(Exception):
@@ -87,6 +89,8 @@ class Searcher:
         self.nodes += 1
         if self.options.max_nodes is not None and self.nodes > self.options.max_nodes:
             raise SearchBudgetExceeded(self.nodes)
+        if self.options.meter is not None:
+            self.options.meter.tick()
         h = 0
         if self.options.tt:
             h = self.key(s)
@@ -124,6 +128,8 @@ class Searcher:
     def loses(self, s: State, n: int) -> bool:
         """Does every reply of the mover of ``s`` lose within ``n`` turns of the *other* side?"""
         self.nodes += 1
+        if self.options.meter is not None:
+            self.options.meter.tick()
         h = 0
         if self.options.tt:
             h = self.key(s)
@@ -206,6 +212,8 @@ class Searcher:
         if key in memo:
             return memo[key]
         self.nodes += 1
+        if self.options.meter is not None:
+            self.options.meter.tick()
         k = self.kernel
         me = s[2]
         pre = k.covers_dance(s[0], me)
@@ -309,7 +317,9 @@ def solve(pos: Position, depth: int = 3, decks: str = "open", probability: bool 
     Returns a Result: status OPTIMAL with value = the shortest number of turns
     when there is a win, UNSATISFIABLE ("no-win within depth") otherwise;
     witness = the first move; stats has the main line, nodes, and with
-    ``probability`` the win probability within ``depth`` turns.
+    ``probability`` the win probability within ``depth`` turns.  When the budget of
+    ``options.meter`` runs out: UNKNOWN, with ``bound = {"no_win_within": n}`` for the
+    depths completed (the main line of a proven win is then read off the tables unmetered).
     """
     if depth < 1:
         raise UsageError("--depth must be 1 or more")
@@ -318,19 +328,36 @@ def solve(pos: Position, depth: int = 3, decks: str = "open", probability: bool 
     k = Kernel(p)
     sr = Searcher(k, options or SearchOptions())
     s = k.state(p)
-    turns = sr.shortest(s, depth)
     stats: dict[str, Any] = {"decks": decks, "depth": depth}
+    turns = None
+    proven = 0
+    prob_nodes = 0  # not counted in stats["nodes"] (the win search's nodes, as without a budget)
+    try:
+        for n in range(1, depth + 1):  # as Searcher.shortest, keeping the depths proven
+            if sr.win(s, n):
+                turns = n
+                break
+            proven = n
+        if probability and turns is None:
+            before = sr.nodes
+            stats["probability"] = sr.probability(s, depth, {})
+            prob_nodes = sr.nodes - before
+    except BudgetExhausted as exc:
+        stats.update(nodes=sr.nodes, exhausted=exc.what, no_win_within=proven)
+        return Result(Status.UNKNOWN, None, None, stats, time.perf_counter() - t0,
+                      bound={"no_win_within": proven})
+    if sr.options.meter is not None:
+        sr.options = replace(sr.options, meter=None)
     move = None
     if turns is not None:
         line = main_line(sr, s, turns)
         stats["line"] = line
         move = line[0]["move"] if line else None
-    stats["nodes"] = sr.nodes
+    stats["nodes"] = sr.nodes - prob_nodes
     stats["tt_entries"] = len(sr.win_tt) + len(sr.lose_tt)
     stats["symmetries"] = len(k.syms)
-    if probability:
-        memo: dict[tuple[int, int, int], float] = {}
-        stats["probability"] = 1.0 if turns is not None else sr.probability(s, depth, memo)
+    if probability and turns is not None:
+        stats["probability"] = 1.0
     return Result(Status.OPTIMAL if turns is not None else Status.UNSATISFIABLE, turns, move, stats,
                   time.perf_counter() - t0)
 

@@ -34,7 +34,9 @@ from typing import Any, TypeAlias
 import z3
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.gnomes_at_midnight.position import Position
+from gnomekit.solver.core.budget import Budget, BudgetExhausted, Meter
 from gnomekit.solver.core.result import Result, Status
+from gnomekit.solver.core.smt import check
 
 Bx: TypeAlias = bool | z3.BoolRef
 Ix: TypeAlias = int | z3.ArithRef
@@ -141,7 +143,8 @@ class Tree:
 class SmtGame:
     """The encoding of one position's rules (board, decks, dance) and the refinement loop."""
 
-    def __init__(self, pos: Position) -> None:
+    def __init__(self, pos: Position, meter: Meter | None = None) -> None:
+        self.meter = meter  # each z3 query ticks it and gets the seconds left as its timeout
         b = pos.board
         self.rows, self.cols = b.rows, b.cols
         self.n = b.rows * b.cols
@@ -336,9 +339,14 @@ class SmtGame:
             solver = z3.Solver()
             solver.add(_z(formula))
             self.queries += 1
-            if solver.check() != z3.sat:
+            if self.meter is not None:
+                self.meter.tick()
+            c = check(solver, seconds=self.meter.seconds_left() if self.meter is not None else None)
+            if c.unknown:  # a timeout (or z3 giving up) is not a "no"
+                raise BudgetExhausted(f"z3: {c.reason}")
+            if c.unsat:
                 return False, None, tree
-            model = solver.model()
+            model = c.model
             move = next(a for a, v in sel.items() if v is True or z3.is_true(model.eval(v, model_completion=True)))
             st1 = self.concrete(after, model)
             if self.wins(st1, me) is True:
@@ -382,11 +390,12 @@ def action_text(a: Action, cols: int) -> str:
     return f"{i // cols},{i % cols}{'=' if kind == 1 else '-'}{d}"
 
 
-def smt_wins_within(pos: Position, k: int) -> Result:
+def smt_wins_within(pos: Position, k: int, budget: Budget | Meter | None = None) -> Result:
     """Does the side to move force a win within ``k`` turns?  (open decks, at least k - 1 known cards a side)
 
     Result: SATISFIED with witness = a winning first move, or UNSATISFIABLE;
-    stats: z3 queries, abstraction nodes, final refutation tree size.
+    stats: z3 queries, abstraction nodes, final refutation tree size.  A ``budget`` (states =
+    z3 queries, seconds) that runs out, or z3 answering unknown, gives UNKNOWN (value None).
     """
     if k < 1:
         raise UsageError("k must be 1 or more")
@@ -394,8 +403,13 @@ def smt_wins_within(pos: Position, k: int) -> Result:
         if len(pos.known[s]) < k - 1:
             raise UsageError(f"the SMT method needs open decks with at least {k - 1} known cards a side")
     t0 = time.perf_counter()
-    g = SmtGame(pos)
-    ok, move, tree = g.solve(g.initial(pos), k)
+    meter = budget if isinstance(budget, Meter) else budget.meter() if budget is not None else None
+    g = SmtGame(pos, meter)
+    try:
+        ok, move, tree = g.solve(g.initial(pos), k)
+    except BudgetExhausted as exc:
+        return Result(Status.UNKNOWN, None, None, {"queries": g.queries, "abstractions": g.counter,
+                                                   "exhausted": exc.what}, time.perf_counter() - t0)
     stats = {"queries": g.queries, "abstractions": g.counter, "tree": tree.size()}
     return Result(Status.SATISFIED if ok else Status.UNSATISFIABLE, ok,
                   action_text(move, g.cols) if move else None, stats, time.perf_counter() - t0)

@@ -368,6 +368,16 @@ def build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
     return Tablebase(p, keys, values, time.perf_counter() - t0)
 
 
+def default_cycles(pos: Position, ed: MidnightEdition) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each side's deck cycle when none is given: the position's deck when no card of it is face up
+    yet and the deck is complete, otherwise the edition's deck order."""
+    out = []
+    for s in (0, 1):
+        L = len(ed.decks[s])
+        out.append(pos.known[s][:L] if pos.moon[s] == NO_CARD and len(pos.known[s]) >= L else ed.decks[s])
+    return out[0], out[1]
+
+
 def table_path(p: Params) -> Path:
     return cache_dir() / f"gnomes-at-midnight-tb-{p.key()}.npz"
 
