@@ -80,7 +80,8 @@ def cmd_show(args: argparse.Namespace) -> Answer:
         return Answer({**garden_to_json(g), "warnings": warnings}, "")
     text = garden_to_text(g, ed)
     if warnings:
-        text += "\nwarnings (no legal play reaches this):\n" + "\n".join(f"  - {w}" for w in warnings)
+        # comment lines, so that what show prints reads back as the same garden
+        text += "\n# warnings (no legal play reaches this):\n" + "\n".join(f"#   - {w}" for w in warnings)
     return Answer({"garden": garden_to_json(g), "warnings": warnings}, text)
 
 
@@ -155,7 +156,12 @@ def cmd_check(args: argparse.Namespace) -> Answer:
     if not args.place:
         raise UsageError("check needs --place PLACEMENT (e.g. --place L4:R90@3,4)")
     p = with_held_tokens(g, parse_placement(args.place, ed))
-    rep = check_placement(g, ed, p, check_tile_choice=not args.any_tile)
+    if args.method == "networkx":  # the cut-off rule decided on the networkx ground graph
+        from gnomekit.solver.hedge_mage.graph import check_placement_networkx
+
+        rep = check_placement_networkx(g, ed, p, check_tile_choice=not args.any_tile)
+    else:
+        rep = check_placement(g, ed, p, check_tile_choice=not args.any_tile)
     text = "" if args.json else report_text(g, ed, rep)
     return Answer(rep.to_json(), text, OK if rep.legal else NO)
 
@@ -178,6 +184,10 @@ def cmd_moves(args: argparse.Namespace) -> Answer:
         from gnomekit.solver.hedge_mage.sat import sat_all
 
         groups = sat_all(g, ed, tiles)
+    elif args.method == "networkx":
+        from gnomekit.solver.hedge_mage.graph import enumerate_all_networkx
+
+        groups = enumerate_all_networkx(g, ed, tiles)
     else:
         groups = enumerate_all(g, ed, tiles)
     total = sum(len(x.placements) for x in groups)
@@ -245,13 +255,18 @@ def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> 
                    help="TILE:ORIENTATION@ROW,COL (sigil cell) or a JSON placement object")
     p.add_argument("--any-tile", action="store_true",
                    help="do not check that the tile is the revealed one (geometry only)")
+    p.add_argument("--method", choices=["flood", "networkx"], default="flood",
+                   help="how ground connectivity (the cut-off rule) is decided: flood fill (default) or "
+                   "the networkx ground graph (same answers, slower)")
     add_common(p)
     p.set_defaults(func=cmd_check)
 
     p = verbs.add_parser("moves", help="every legal placement of the revealed tile (or --tile)")
     p.add_argument("position", help="garden file, or - for stdin")
     p.add_argument("--tile", metavar="T", help="a tile name, a comma list, or 'all'")
-    p.add_argument("--method", choices=["enumerate", "sat"], default="enumerate")
+    p.add_argument("--method", choices=["enumerate", "sat", "networkx"], default="enumerate",
+                   help="enumerate (bitboards, default), sat, or networkx (ground connectivity on the "
+                   "networkx ground graph); all give the same placements")
     p.add_argument("--count", action="store_true", help="print only the number of placements")
     add_common(p)
     p.set_defaults(func=cmd_moves)
@@ -260,9 +275,16 @@ def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> 
 
 
 def _register_more(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Verbs implemented in other modules (solve, hint, audit) register here."""
-    import importlib
+    """Verbs implemented in other modules (solve, hint, audit, running, play, round) register here."""
+    from gnomekit import (
+        hedge_mage_audit_cli,
+        hedge_mage_play_cli,
+        hedge_mage_round_cli,
+        hedge_mage_run_cli,
+        hedge_mage_solve_cli,
+    )
 
-    for module in ("gnomekit.hedge_mage_solve_cli", "gnomekit.hedge_mage_audit_cli", "gnomekit.hedge_mage_run_cli",
-                   "gnomekit.hedge_mage_play_cli", "gnomekit.hedge_mage_round_cli"):
-        importlib.import_module(module).register(verbs)  # no fallback: an import error names the module
+    # No fallback: a module that fails to import is an error that names it.
+    for mod in (hedge_mage_solve_cli, hedge_mage_audit_cli, hedge_mage_run_cli, hedge_mage_play_cli,
+                hedge_mage_round_cli):
+        mod.register(verbs)

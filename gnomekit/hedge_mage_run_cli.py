@@ -253,11 +253,14 @@ def _show_run(args: argparse.Namespace, text: str, name: str) -> Answer:
     out = run_to_text(pos, ed) if not args.json else ""
     if woke:
         data["woke_at_start"] = [e.to_json() for e in woke]
-        out += "\nat the start: " + _events(woke)
+        out += "\n# at the start: " + _events(woke)  # a comment: the output reads back as the position
     return Answer(data, out)
 
 
 def _check_run(args: argparse.Namespace, text: str, name: str) -> Answer:
+    if getattr(args, "method", "flood") != "flood":
+        raise UsageError(f"--method {args.method} decides ground connectivity of a garden's placement; "
+                         "a running position has none to decide")
     args.plan = args.run_plan
     return cmd_run_check(args, text, name)
 

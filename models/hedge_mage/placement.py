@@ -11,9 +11,11 @@ reached.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
+from gnomekit.models.core.errors import UsageError
 from gnomekit.models.core.grid import Cell, all_cells, orthogonal_neighbours, windows_containing
 from gnomekit.models.core.violation import Violation
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition, Orientation, Tile
@@ -152,14 +154,59 @@ def tile_choice_problem(
     return f"the revealed tile is {garden.tile}, not {tile}", False
 
 
+@dataclass(frozen=True)
+class TileOption:
+    """A tile the owner may place now, and whether placing it uses the 2x1 substitution."""
+
+    tile: str
+    substitution: bool
+    note: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"tile": self.tile, "substitution": self.substitution}
+        if self.note:
+            d["note"] = self.note
+        return d
+
+
+def tile_options(garden: Garden, edition: HedgeMageEdition, *, substitution: bool = True) -> list[TileOption]:
+    """The tiles the owner may place this round, in the deterministic order (regular tile first).
+
+    Raises UsageError when the garden has no revealed tile.  With ``substitution``
+    False the substitute is never offered (unless it is the revealed tile).
+    """
+    if garden.tile is None:
+        raise UsageError("the garden has no revealed tile (tile: -); nothing to place this round")
+    regular, note = garden.tile, ""
+    problem, _ = tile_choice_problem(garden, edition, regular)
+    if problem is not None and garden.kept_tile is not None:
+        regular = garden.kept_tile
+        note = f"the card names {garden.tile}, given away by the substitution: the kept tile {regular} is placed"
+    if regular not in edition.tiles:
+        raise UsageError(f"tile {regular!r} is not in the edition")
+    out = [TileOption(regular, False, note)]
+    sub = edition.substitute
+    if substitution and sub is not None and sub != regular:
+        problem, is_sub = tile_choice_problem(garden, edition, sub)
+        if problem is None and is_sub:
+            out.append(TileOption(sub, True, f"once-per-game substitution: {sub} instead of {regular}"))
+    return out
+
+
 def check_placement(
     garden: Garden,
     edition: HedgeMageEdition,
     placement: Placement,
     *,
     check_tile_choice: bool = True,
+    components: Callable[[int, int, frozenset[Cell] | set[Cell]], list[list[Cell]]] = ground_components,
 ) -> PlacementReport:
-    """Explain a placement: every broken rule with its cells, or its movement points."""
+    """Explain a placement: every broken rule with its cells, or its movement points.
+
+    ``components`` finds the ground's regions (largest first) for the cut-off rule: the flood
+    fill here by default, or another method with the same answers (the networkx graph view,
+    solver/hedge_mage/graph.py).
+    """
     v: list[Violation] = []
     notes: list[str] = []
     tile = edition.tiles.get(placement.tile)
@@ -220,10 +267,10 @@ def check_placement(
     for win in _old_windows(garden, seen_w):
         v.append(Violation("2x2", f"the 2x2 window {_fmt(list(win))} is already all hedge", list(win)))
 
-    comps = ground_components(garden.rows, garden.cols, after)
+    comps = components(garden.rows, garden.cols, after)
     if len(comps) > 1:
         cut = sorted(c for comp in comps[1:] for c in comp)
-        before = len(ground_components(garden.rows, garden.cols, garden.hedge_cells))
+        before = len(components(garden.rows, garden.cols, garden.hedge_cells))
         msg = f"the ground would split into {len(comps)} regions; cut off: {_fmt(cut)}"
         if before > 1:
             msg += f" (the ground was already split into {before} regions)"

@@ -297,7 +297,8 @@ def run_to_json(pos: RunPosition, ed: HedgeMageEdition) -> dict[str, Any]:
 
 RUN_JSON_KEYS = {"game", "phase", "edition", "rows", "cols", "round", "enchantments", "points", "spent", "tokens",
                  "springshroom_tokens", "sigil_tokens", "rescued", "moved_rescued", "hedges", "bonus_sigils", "tunnels",
-                 "springshrooms", "mages", "gnomes", "warnings"}
+                 "springshrooms", "mages", "gnomes", "warnings",
+                 "woke_at_start"}  # `show --json` adds the wake-ups it settled: reading it back is fine
 
 
 def run_from_json_data(data: Any, positions: dict[Any, tuple[int, int]], source: str,

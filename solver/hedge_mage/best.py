@@ -51,10 +51,11 @@ from gnomekit.models.hedge_mage.notation import HEDGE_LETTERS, placement_to_text
 from gnomekit.models.hedge_mage.placement import (
     Board,
     Placement,
+    TileOption,
     check_placement,
     legal_placements,
     movement_points,
-    tile_choice_problem,
+    tile_options,
 )
 from gnomekit.models.hedge_mage.position import Garden, Gnome, Hedge
 from gnomekit.solver.core.result import Result, Status
@@ -69,46 +70,7 @@ NO_PLACEMENT = (
 
 
 # ---------------------------------------------------------------------------------------------
-# Which tiles may be placed
-
-
-@dataclass(frozen=True)
-class TileOption:
-    """A tile the owner may place now, and whether placing it uses the 2x1 substitution."""
-
-    tile: str
-    substitution: bool
-    note: str = ""
-
-    def to_json(self) -> dict[str, object]:
-        d: dict[str, object] = {"tile": self.tile, "substitution": self.substitution}
-        if self.note:
-            d["note"] = self.note
-        return d
-
-
-def tile_options(garden: Garden, edition: HedgeMageEdition, *, substitution: bool = True) -> list[TileOption]:
-    """The tiles the owner may place this round, in the deterministic order (regular tile first).
-
-    Raises UsageError when the garden has no revealed tile.  With ``substitution``
-    False the substitute is never offered (unless it is the revealed tile).
-    """
-    if garden.tile is None:
-        raise UsageError("the garden has no revealed tile (tile: -); nothing to place this round")
-    regular, note = garden.tile, ""
-    problem, _ = tile_choice_problem(garden, edition, regular)
-    if problem is not None and garden.kept_tile is not None:
-        regular = garden.kept_tile
-        note = f"the card names {garden.tile}, given away by the substitution: the kept tile {regular} is placed"
-    if regular not in edition.tiles:
-        raise UsageError(f"tile {regular!r} is not in the edition")
-    out = [TileOption(regular, False, note)]
-    sub = edition.substitute
-    if substitution and sub is not None and sub != regular:
-        problem, is_sub = tile_choice_problem(garden, edition, sub)
-        if problem is None and is_sub:
-            out.append(TileOption(sub, True, f"once-per-game substitution: {sub} instead of {regular}"))
-    return out
+# Which tiles may be placed (``TileOption`` and ``tile_options`` are rules: models/hedge_mage/placement.py)
 
 
 def options_for(

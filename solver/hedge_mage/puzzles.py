@@ -19,13 +19,11 @@ witness plan is replayed too.
 
 from __future__ import annotations
 
-import importlib
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from gnomekit.models.core.edition import parse_toml
@@ -59,6 +57,9 @@ from gnomekit.models.hedge_mage.running_notation import (
 )
 from gnomekit.solver.core.puzzles import PuzzleOutcome, bundled_puzzle_files
 from gnomekit.solver.core.result import Status
+from gnomekit.solver.hedge_mage.best import best_block, best_points
+from gnomekit.solver.hedge_mage.graph import check_placement_networkx, enumerate_all_networkx
+from gnomekit.solver.hedge_mage.sat import plan_placements, sat_all, sat_best_points
 
 GAME = "hedge-mage"
 
@@ -494,16 +495,17 @@ class Solution:
     methods: list[str] = field(default_factory=list)
     marks: dict[Cell, str] = field(default_factory=dict)  # cells to draw in the answer picture
     final: str = ""  # a running puzzle: the position after the plan (text notation)
+    checks_applied: list[str] = field(default_factory=list)  # the cross-checks this question has
+    checks_ran: list[str] = field(default_factory=list)  # ... those that ran and agreed
 
 
-def _optional(module: str) -> ModuleType | None:
-    """A solver module written elsewhere in the project, if it exists yet."""
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name != module:
-            raise
-        return None
+# Cross-check names (PuzzleOutcome.checks_applied / checks_ran)
+SAT = "sat"  # the SAT model (solver/hedge_mage/sat.py)
+NETWORKX = "networkx"  # ground connectivity on the networkx ground graph (solver/hedge_mage/graph.py)
+ENUMERATION = "enumeration"  # the bitboard enumeration of legal placements
+BITBOARD = "bitboard"  # the bitboard row/column sigil count
+SEARCH = "search"  # the best placement search (solver/hedge_mage/best.py)
+REPLAY = "replay"  # a running plan replayed by the rules engine with check --plan semantics
 
 
 def _text(p: Placement, ed: HedgeMageEdition) -> str:
@@ -535,19 +537,37 @@ def _enumerate(garden: Garden, ed: HedgeMageEdition, tiles: list[str]) -> dict[s
     return out
 
 
+def _networkx_agrees(sol: Solution, garden: Garden, ed: HedgeMageEdition, tiles: list[str],
+                     enum: dict[str, list[tuple[Placement, int]]]) -> None:
+    """Cross-check: the networkx ground graph finds the same legal placements with the same points."""
+    sol.checks_applied.append(NETWORKX)
+    fast = {t: sorted((p.key, pts) for p, pts in v) for t, v in enum.items()}
+    graph = {grp.tile: sorted((p.key, pts) for p, pts in zip(grp.placements, grp.points, strict=True))
+             for grp in enumerate_all_networkx(garden, ed, tiles)}
+    if graph != fast:
+        n_fast, n_graph = sum(map(len, fast.values())), sum(map(len, graph.values()))
+        sol.problems.append(f"the networkx ground graph finds {n_graph} placements (or other points), "
+                            f"the enumeration {n_fast}")
+    else:
+        sol.checks_ran.append(NETWORKX)
+
+
 def _solve_count(pz: Puzzle) -> Solution:
     g, ed, tiles = pz.garden, pz.edition, pz.params["tiles"]
     enum = _enumerate(g, ed, tiles)
     per_tile = {t: len(v) for t, v in enum.items()}
     keys = sorted(_text(p, ed) for v in enum.values() for p, _ in v)
-    sol = Solution({"count": len(keys), "per_tile": per_tile, "placements": keys}, "", methods=["enumeration"])
-    sat = _optional("gnomekit.solver.hedge_mage.sat")
-    if sat is not None and hasattr(sat, "sat_all"):
-        groups = sat.sat_all(g, ed, tiles)
-        sat_keys = sorted(_text(p, ed) for grp in groups for p in grp.placements)
-        sol.methods.append("SAT")
-        if sat_keys != keys:
-            sol.problems.append(f"SAT finds {len(sat_keys)} placements, enumeration {len(keys)}")
+    sol = Solution({"count": len(keys), "per_tile": per_tile, "placements": keys}, "", methods=["enumeration"],
+                   checks_applied=[SAT])
+    groups = sat_all(g, ed, tiles)
+    sat_keys = sorted(_text(p, ed) for grp in groups for p in grp.placements)
+    sol.methods.append("SAT")
+    if sat_keys != keys:
+        sol.problems.append(f"SAT finds {len(sat_keys)} placements, enumeration {len(keys)}")
+    else:
+        sol.checks_ran.append(SAT)
+    sol.methods.append("networkx")
+    _networkx_agrees(sol, g, ed, tiles, enum)
     what = pz.params.get("tile_text") or " ".join(tiles)
     sol.text = f"{len(keys)} legal placement{'s' if len(keys) != 1 else ''} of {what}"
     if len(tiles) > 1:
@@ -568,7 +588,8 @@ def _violations_json(rep: Any) -> list[dict[str, Any]]:
 def _solve_legal(pz: Puzzle) -> Solution:
     g, ed, p = pz.garden, pz.edition, pz.params["place"]
     rep = check_placement(g, ed, p, check_tile_choice=not pz.params["any_tile"])
-    sol = Solution({"legal": rep.legal}, "", methods=["check"], marks=_mark(p))
+    sol = Solution({"legal": rep.legal}, "", methods=["check"], marks=_mark(p),
+                   checks_applied=[ENUMERATION, NETWORKX])
     # Second method: is the placement among the enumerated legal placements of its tile?
     in_enum = p.key in legal_placements(g, ed.tiles[p.tile]).keys if p.tile in ed.tiles else False
     sol.methods.append("enumeration")
@@ -576,6 +597,16 @@ def _solve_legal(pz: Puzzle) -> Solution:
     if in_enum != (not geometric):
         sol.problems.append(f"check says {'il' if geometric else ''}legal, enumeration says "
                             f"{'' if in_enum else 'il'}legal")
+    else:
+        sol.checks_ran.append(ENUMERATION)
+    # Third: the same check with the cut-off rule decided on the networkx ground graph.
+    sol.methods.append("networkx")
+    rep_nx = check_placement_networkx(g, ed, p, check_tile_choice=not pz.params["any_tile"])
+    if rep_nx.violations != rep.violations:
+        sol.problems.append("check with the networkx ground graph says: "
+                            + ("; ".join(v.message for v in rep_nx.violations) or "legal"))
+    else:
+        sol.checks_ran.append(NETWORKX)
     if rep.legal:
         sol.answer["points"] = rep.movement_points
         sol.answer["violations"] = []
@@ -592,7 +623,7 @@ def _solve_legal(pz: Puzzle) -> Solution:
 def _solve_points(pz: Puzzle) -> Solution:
     g, ed, p = pz.garden, pz.edition, pz.params["place"]
     rep = check_placement(g, ed, p, check_tile_choice=False)
-    sol = Solution({}, "", methods=["check"], marks=_mark(p))
+    sol = Solution({}, "", methods=["check"], marks=_mark(p), checks_applied=[BITBOARD, NETWORKX])
     if not rep.legal:
         sol.problems.append("the placement is not legal: " + "; ".join(v.message for v in rep.violations))
         sol.text = "illegal placement, no movement points"
@@ -602,6 +633,15 @@ def _solve_points(pz: Puzzle) -> Solution:
     sol.methods.append("bitboard count")
     if fast != rep.movement_points:
         sol.problems.append(f"bitboard count {fast} != check {rep.movement_points}")
+    else:
+        sol.checks_ran.append(BITBOARD)
+    sol.methods.append("networkx")
+    rep_nx = check_placement_networkx(g, ed, p, check_tile_choice=False)
+    if rep_nx.violations or rep_nx.movement_points != rep.movement_points:
+        sol.problems.append("check with the networkx ground graph disagrees: "
+                            + ("; ".join(v.message for v in rep_nx.violations) or f"{rep_nx.movement_points} points"))
+    else:
+        sol.checks_ran.append(NETWORKX)
     sol.answer = {"points": rep.movement_points, "sigils": [list(c) for c in rep.sigils_counted]}
     sol.text = f"{rep.movement_points} movement point{'s' if rep.movement_points != 1 else ''}"
     sol.detail.append("sigils counted: " + _cells_text(rep.sigils_counted))
@@ -609,17 +649,6 @@ def _solve_points(pz: Puzzle) -> Solution:
         if s not in p.cells:
             sol.marks[s] = cell_token(g, ed, s) + "<"
     return sol
-
-
-def _best_fn(names: tuple[str, ...]) -> Callable[..., Any] | None:
-    best = _optional("gnomekit.solver.hedge_mage.best")
-    if best is None:
-        return None
-    for n in names:
-        fn = getattr(best, n, None)
-        if callable(fn):
-            return fn  # type: ignore[no-any-return]
-    return None
 
 
 def _witness_of(res: Any) -> Placement | None:
@@ -641,28 +670,28 @@ def _solve_best_points(pz: Puzzle) -> Solution:
     g, ed, tiles = pz.garden, pz.edition, pz.params["tiles"]
     enum = _enumerate(g, ed, tiles)
     scored = [(pts, p) for v in enum.values() for p, pts in v]
-    sol = Solution({}, "", methods=["enumeration"])
+    sol = Solution({}, "", methods=["enumeration"], checks_applied=[SAT, SEARCH])
+    sol.methods.append("networkx")
+    _networkx_agrees(sol, g, ed, tiles, enum)
     if not scored:
+        sol.checks_applied = [NETWORKX]  # no placement: nothing for SAT or the search to choose
         sol.answer = {"points": 0, "placements": []}
         sol.text = "no legal placement of " + " or ".join(tiles)
         return sol
     top = max(pts for pts, _ in scored)
     best = sorted(_text(p, ed) for pts, p in scored if pts == top)
     sol.answer = {"points": top, "placements": best}
-    witnesses: list[tuple[str, Placement | None, Any]] = []
-    sat = _optional("gnomekit.solver.hedge_mage.sat")
-    if sat is not None and hasattr(sat, "sat_best_points"):
-        res = sat.sat_best_points(g, ed, tiles)
-        witnesses.append(("SAT", _witness_of(res), _value_of(res)))
-    fn = _best_fn(("best_points", "best_for_points", "solve_points"))
-    if fn is not None:
-        res = fn(g, ed, tiles)
-        witnesses.append(("best placement search", _witness_of(res), _value_of(res)))
-    for name, w, value in witnesses:
+    witnesses: list[tuple[str, str, Placement | None, Any]] = []
+    res = sat_best_points(g, ed, tiles)
+    witnesses.append((SAT, "SAT", _witness_of(res), _value_of(res)))
+    res = best_points(g, ed, tiles)
+    witnesses.append((SEARCH, "best placement search", _witness_of(res), _value_of(res)))
+    for check, name, w, value in witnesses:
         sol.methods.append(name)
         if w is None:
             sol.problems.append(f"{name} gave no placement")
             continue
+        before = len(sol.problems)
         bad = _recheck(g, ed, w)
         if bad:
             sol.problems.append(f"{name}: {bad}")
@@ -670,6 +699,8 @@ def _solve_best_points(pz: Puzzle) -> Solution:
             sol.problems.append(f"{name} chose {_text(w, ed)}, not one of the best")
         if isinstance(value, int) and value != top:
             sol.problems.append(f"{name} says {value} points, enumeration {top}")
+        if len(sol.problems) == before:
+            sol.checks_ran.append(check)
     first = best[0]
     sol.text = f"{top} movement points with {first}" + (f" (or {len(best) - 1} more)" if len(best) > 1 else "")
     p0 = parse_placement(first, ed)
@@ -730,8 +761,11 @@ def _solve_best_block(pz: Puzzle) -> Solution:
         for p, pts in v:
             after = block_distances(apply_placement(g, ed, p))
             scored.append((after - before, pts, p))
-    sol = Solution({}, "", methods=["enumeration + BFS"])
+    sol = Solution({}, "", methods=["enumeration + BFS"], checks_applied=[SEARCH])
+    sol.methods.append("networkx")
+    _networkx_agrees(sol, g, ed, tiles, enum)
     if not scored:
+        sol.checks_applied = [NETWORKX]  # no placement: nothing for the search to choose
         sol.answer = {"block": 0, "placements": []}
         sol.text = "no legal placement of " + " or ".join(tiles)
         return sol
@@ -739,25 +773,25 @@ def _solve_best_block(pz: Puzzle) -> Solution:
     best = sorted(_text(p, ed) for b, _, p in scored if b == top)
     top_pts = max(pts for b, pts, _ in scored if b == top)
     sol.answer = {"block": top, "placements": best}
-    fn = _best_fn(("best_block", "best_for_block", "solve_block"))
-    chosen: Placement | None = None
-    if fn is not None:
-        res = fn(g, ed, tiles)
-        sol.methods.append("best placement search")
-        chosen = _witness_of(res)
-        value = _value_of(res)
-        if chosen is None:
-            sol.problems.append("the best placement search gave no placement")
-        else:
-            bad = _recheck(g, ed, chosen)
-            if bad:
-                sol.problems.append(bad)
-            if _text(chosen, ed) not in best:
-                sol.problems.append(f"the search chose {_text(chosen, ed)}, not one of the best")
-            elif Board(g).points(chosen.cells, chosen.sigil) != top_pts:
-                sol.problems.append(f"the search chose {_text(chosen, ed)}, which loses the tie-break on points")
-            if isinstance(value, int) and value != top:
-                sol.problems.append(f"the search says block {value}, enumeration {top}")
+    res = best_block(g, ed, tiles)
+    sol.methods.append("best placement search")
+    chosen = _witness_of(res)
+    value = _value_of(res)
+    before_problems = len(sol.problems)
+    if chosen is None:
+        sol.problems.append("the best placement search gave no placement")
+    else:
+        bad = _recheck(g, ed, chosen)
+        if bad:
+            sol.problems.append(bad)
+        if _text(chosen, ed) not in best:
+            sol.problems.append(f"the search chose {_text(chosen, ed)}, not one of the best")
+        elif Board(g).points(chosen.cells, chosen.sigil) != top_pts:
+            sol.problems.append(f"the search chose {_text(chosen, ed)}, which loses the tie-break on points")
+        if isinstance(value, int) and value != top:
+            sol.problems.append(f"the search says block {value}, enumeration {top}")
+    if len(sol.problems) == before_problems:
+        sol.checks_ran.append(SEARCH)
     if chosen is None or _text(chosen, ed) not in best:
         # deterministic pick for the picture: most points, then first in text order
         chosen = parse_placement(
@@ -770,13 +804,20 @@ def _solve_best_block(pz: Puzzle) -> Solution:
     return sol
 
 
-def _plan_dfs(garden: Garden, ed: HedgeMageEdition, tiles: list[str]) -> list[Placement] | None:
-    """Depth-first search over enumerated placements (exact, exhaustive when the answer is no)."""
+def _plan_dfs(garden: Garden, ed: HedgeMageEdition, tiles: list[str], graph: bool = False) -> list[Placement] | None:
+    """Depth-first search over enumerated placements (exact, exhaustive when the answer is no).
+
+    ``graph``: each step's placements from the networkx ground graph instead of the bitboards.
+    """
     if not tiles:
         return []
-    en = legal_placements(garden, ed.tiles[tiles[0]], Board(garden))
-    for p in en.placements:
-        rest = _plan_dfs(apply_placement(garden, ed, p), ed, tiles[1:])
+    if graph:
+        (grp,) = enumerate_all_networkx(garden, ed, [tiles[0]])
+        found = grp.placements
+    else:
+        found = legal_placements(garden, ed.tiles[tiles[0]], Board(garden)).placements
+    for p in found:
+        rest = _plan_dfs(apply_placement(garden, ed, p), ed, tiles[1:], graph)
         if rest is not None:
             return [p] + rest
     return None
@@ -790,39 +831,47 @@ def _recheck_plan(garden: Garden, ed: HedgeMageEdition, tiles: list[str], plan: 
         bad = _recheck(g, ed, p)
         if bad:
             return f"step {i}: {bad}"
+        rep_nx = check_placement_networkx(g, ed, p, check_tile_choice=False)
+        if not rep_nx.legal:
+            return f"step {i}: the networkx ground graph says: " + "; ".join(v.message for v in rep_nx.violations)
         g = apply_placement(g, ed, p)
     return None
 
 
 def _solve_plan(pz: Puzzle) -> Solution:
     g, ed, tiles = pz.garden, pz.edition, pz.params["tiles"]
-    sol = Solution({}, "")
+    sol = Solution({}, "", checks_applied=[SAT, NETWORKX])
     plans: list[tuple[str, list[Placement] | None]] = []
     explanation: list[str] = []
-    sat = _optional("gnomekit.solver.hedge_mage.sat")
-    if sat is not None and hasattr(sat, "plan_placements"):
-        res = sat.plan_placements(g, ed, tiles)
-        sol.methods.append("SAT")
-        if res.found:
-            plans.append(("SAT", list(res.witness)))
-        elif res.status == Status.UNSATISFIABLE:
-            plans.append(("SAT", None))
-            explanation = list(res.stats.get("explanation", []))
-        else:
-            sol.problems.append(f"SAT did not finish ({res.status})")
+    res = plan_placements(g, ed, tiles)
+    sol.methods.append("SAT")
+    if res.found:
+        plans.append(("SAT", list(res.witness)))
+    elif res.status == Status.UNSATISFIABLE:
+        plans.append(("SAT", None))
+        explanation = list(res.stats.get("explanation", []))
+    else:
+        sol.problems.append(f"SAT did not finish ({res.status})")
     plans.append(("search", _plan_dfs(g, ed, tiles)))
     sol.methods.append("search")
+    plans.append(("networkx", _plan_dfs(g, ed, tiles, graph=True)))  # the search on the ground graph
+    sol.methods.append("networkx")
     verdicts = {name: plan is not None for name, plan in plans}
     if len(set(verdicts.values())) > 1:
         said = ", ".join(f"{n} {'yes' if v else 'no'}" for n, v in verdicts.items())
         sol.problems.append(f"methods disagree: {said}")
     possible = plans[0][1] is not None
     sol.answer = {"possible": possible}
+    bad_names: set[str] = set()
     for name, plan in plans:
         if plan is not None:
             bad = _recheck_plan(g, ed, tiles, plan)
             if bad:
                 sol.problems.append(f"{name}: {bad}")
+                bad_names.add(name)
+    for check, name in ((SAT, "SAT"), (NETWORKX, "networkx")):
+        if name in verdicts and verdicts[name] == verdicts["search"] and name not in bad_names:
+            sol.checks_ran.append(check)
     if possible:
         plan = next(p for _, p in plans if p is not None)
         sol.text = "yes: " + ", then ".join(_text(p, ed) for p in plan)
@@ -841,25 +890,28 @@ def _solve_no_placement(pz: Puzzle) -> Solution:
     g, ed = pz.garden, pz.edition
     tile = pz.params["tiles"][0]
     enum = _enumerate(g, ed, [tile])[tile]
-    sol = Solution({"count": len(enum)}, "", methods=["enumeration"])
-    sat = _optional("gnomekit.solver.hedge_mage.sat")
+    sol = Solution({"count": len(enum)}, "", methods=["enumeration"], checks_applied=[SAT])
     explanation: list[str] = []
-    if sat is not None and hasattr(sat, "plan_placements"):
-        res = sat.plan_placements(g, ed, [tile])
-        sol.methods.append("SAT")
-        if res.status == Status.UNKNOWN:
-            sol.problems.append("SAT did not finish")
-        elif res.found:
-            w = list(res.witness)
-            bad = _recheck(g, ed, w[0]) if w else "empty witness"
-            if bad:
-                sol.problems.append(f"SAT: {bad}")
-            if not enum:
-                sol.problems.append("SAT finds a placement, enumeration none")
-        else:
-            explanation = list(res.stats.get("explanation", []))
-            if enum:
-                sol.problems.append(f"SAT finds no placement, enumeration {len(enum)}")
+    res = plan_placements(g, ed, [tile])
+    sol.methods.append("SAT")
+    before = len(sol.problems)
+    if res.status == Status.UNKNOWN:
+        sol.problems.append("SAT did not finish")
+    elif res.found:
+        w = list(res.witness)
+        bad = _recheck(g, ed, w[0]) if w else "empty witness"
+        if bad:
+            sol.problems.append(f"SAT: {bad}")
+        if not enum:
+            sol.problems.append("SAT finds a placement, enumeration none")
+    else:
+        explanation = list(res.stats.get("explanation", []))
+        if enum:
+            sol.problems.append(f"SAT finds no placement, enumeration {len(enum)}")
+    if len(sol.problems) == before:
+        sol.checks_ran.append(SAT)
+    sol.methods.append("networkx")
+    _networkx_agrees(sol, g, ed, [tile], {tile: enum})
     sub = ed.substitute
     sub_ok = sub is not None and sub != tile and tile_choice_problem(g, ed, sub)[0] is None
     if sub_ok and sub is not None:
@@ -906,7 +958,7 @@ def _solve_run(pz: Puzzle) -> Solution:
     pos, ed = pz.run, pz.edition
     assert pos is not None
     res = solve_run(pos, ed, max_states=pz.params["max_states"])
-    sol = Solution({}, "", methods=["search"])
+    sol = Solution({}, "", methods=["search"], checks_applied=[REPLAY])
     if res.status != Status.OPTIMAL or res.value is None:
         sol.problems.append(f"the search did not finish ({res.status}: {res.stats.get('reason', '')})")
         sol.text = "unknown"
@@ -922,6 +974,8 @@ def _solve_run(pz: Puzzle) -> Solution:
         sol.problems.append(f"the search's plan is illegal at {bad}")
     elif got != claimed:
         sol.problems.append(f"the search claims {claimed} but its plan replays to {got}")
+    else:
+        sol.checks_ran.append(REPLAY)
     # the stored witness must be legal and reach the stored value (read here only to re-check it)
     stored = pz.answer.get("plan")
     if stored is not None:
@@ -971,8 +1025,6 @@ def compare(pz: Puzzle, sol: Solution) -> list[str]:
     for key, stored in pz.answer.items():
         if key in ("witness", "plan"):
             continue  # a witness (placements or running plan) is re-checked, not compared
-        if key == "choice" and pz.kind == "best-block" and _optional("gnomekit.solver.hedge_mage.best") is None:
-            continue  # the tie-break order belongs to the best placement search
         found = sol.answer.get(key)
         if found != stored:
             out.append(f"{key}: stored {_short(stored)}, found {_short(found)}")
@@ -1049,6 +1101,8 @@ def run_puzzle(path: str | Path) -> PuzzleOutcome:
         position_text=pz.position_text,
         answer_text=sol.text,
         detail="\n".join(detail),
+        checks_applied=tuple(sol.checks_applied),
+        checks_ran=tuple(sol.checks_ran),
         data={"kind": pz.kind, "title": pz.title, "about": pz.about, "found": sol.answer,
               "stored": pz.answer, "methods": sol.methods, "problems": sol.problems + diffs,
               **({"picture": draw(pz.garden, pz.edition, sol.marks), "legend": LEGEND[pz.kind]}

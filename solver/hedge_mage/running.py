@@ -7,7 +7,7 @@ springshroom tokens spent (their sum).
 
 The search runs over unit actions (one step, a pick-up, a drop, a springshroom
 placement, each with its bounce choices) generated and applied by the rules
-engine (models/hedge_mage/running.py), with a transposition table keyed on the
+engine (models/hedge_mage/run_actions.py and running.py), with a transposition table keyed on the
 changing part of the position.  Every action but a free pick-up/drop costs a
 movement point or consumes a token, and a free drop forces a step, so the
 state graph is acyclic and memoised depth-first search is exact.
@@ -30,17 +30,19 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from gnomekit.models.core.grid import Cell
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.enchantments import Cond
+from gnomekit.models.hedge_mage.run_actions import (
+    _bounces_after,
+    _general_placements,
+    _nbrs,
+    unit_actions,
+)
 from gnomekit.models.hedge_mage.running import (
-    ORTH,
     Action,
     Illegal,
     RunPosition,
-    _work,
     apply_action,
-    bounce_options,
     execute_plan,
     running_score,
 )
@@ -84,113 +86,6 @@ class PlanValue:
     def to_json(self) -> dict[str, int]:
         return {"rescued": self.rescued, "points": self.points, "tokens_spent": self.tokens,
                 "springshrooms_spent": self.springshrooms}
-
-
-def _inside(pos: RunPosition, c: Cell) -> bool:
-    return 0 <= c[0] < pos.rows and 0 <= c[1] < pos.cols
-
-
-def _nbrs(pos: RunPosition, c: Cell) -> Iterator[Cell]:
-    for dr, dc in ORTH:
-        d = (c[0] + dr, c[1] + dc)
-        if _inside(pos, d):
-            yield d
-
-
-def _bounces_after(pos: RunPosition, ed: HedgeMageEdition, cell: Cell, mage: int | None, gnome: int | None,
-                   move_to: Cell) -> list[tuple[Cell, ...]]:
-    """Bounce chains for a character arriving on springshroom ``cell`` (simulated arrival)."""
-    w = _work(pos, ed)
-    if mage is not None:
-        w.mages[mage] = move_to
-        c = w.carried_by(mage)
-        if c is not None:
-            w.gnomes[c]["at"] = move_to
-    elif gnome is not None:
-        w.gnomes[gnome]["at"] = move_to
-        w.gnomes[gnome]["carried_by"] = None
-    return bounce_options(w, cell, mage, gnome)
-
-
-def _general_placements(pos: RunPosition, ed: HedgeMageEdition) -> bool:
-    """Whether springshroom placements must be tried everywhere (a card in play counts springshrooms)."""
-    return any(ed.running.conditions[e].mentions("springshroom") for e in pos.enchantments
-               if e in ed.running.conditions)
-
-
-def unit_actions(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True) -> Iterator[Action]:
-    """Candidate unit actions (not yet checked for legality; apply_action decides).
-
-    Springshroom placements come in three modes: everywhere (``relevant_only`` False or a card
-    counts springshrooms); next to characters and springshrooms (two or more tokens held);
-    or, with one token, only beneath a character here and as part of an entering move
-    (see :func:`successors`).
-    """
-    tr = pos.transit
-    shrooms = set(pos.springshrooms)
-    if pos.springshroom_tokens > 0:
-        occupied = set(pos.mages) | {g.at for g in pos.gnomes}
-        if not relevant_only or _general_placements(pos, ed):
-            cands = {(r, c) for r in range(pos.rows) for c in range(pos.cols)}
-        elif pos.springshroom_tokens >= 2:
-            cands = set(occupied)
-            for c in list(occupied) + list(shrooms):
-                cands.update(_nbrs(pos, c))
-        else:
-            cands = set(occupied)
-        for t in sorted(cands):
-            if t in pos.hedge or t in pos.tunnel_set or t in shrooms:
-                continue
-            here_m = [i for i, m in enumerate(pos.mages) if m == t]
-            here_g = [i for i, g in enumerate(pos.gnomes) if g.at == t and g.carried_by is None]
-            if here_m or here_g:
-                if tr is not None:
-                    continue
-                w = _work(pos, ed)
-                w.shrooms.add(t)
-                chains = bounce_options(w, t, here_m[0] if here_m else None, None if here_m else here_g[0])
-            else:
-                chains = [()]
-            for ch in chains:
-                yield Action("shroom", path=(t,), bounces=ch)
-    for m, mc in enumerate(pos.mages):
-        if tr is not None and not (tr[0] in ("mage", "mage-step") and tr[1] == m):
-            continue
-        carried = pos.carried(m)
-        for to in _nbrs(pos, mc):
-            if to in shrooms:
-                for ch in _bounces_after(pos, ed, to, m, None, to):
-                    yield Action("step", f"M{m + 1}", path=(to,), bounces=ch)
-            else:
-                yield Action("step", f"M{m + 1}", path=(to,))
-        if tr is not None and tr[0] == "mage-step":
-            continue
-        if carried is None:
-            for t in [mc, *_nbrs(pos, mc)]:
-                if any(g.at == t and g.carried_by is None for g in pos.gnomes):
-                    yield Action("pickup", f"M{m + 1}", path=(t,))
-        elif tr is None:
-            for t in [mc, *_nbrs(pos, mc)]:
-                if t in shrooms:
-                    for ch in _bounces_after(pos, ed, t, None, carried, t):
-                        yield Action("drop", f"M{m + 1}", path=(t,), bounces=ch)
-                else:
-                    yield Action("drop", f"M{m + 1}", path=(t,))
-    moved_kinds = {g.kind for g in pos.gnomes if g.moved is not None} | set(pos.rescued_movers)
-    for i, g in enumerate(pos.gnomes):
-        if not g.awake:
-            continue
-        if tr is not None and not (tr[0] == "gnome" and tr[1] == i):
-            continue
-        if g.kind in moved_kinds and g.moved is None:
-            continue
-        for to in _nbrs(pos, g.at):
-            onto = any(mc == to and pos.carried(j) is None for j, mc in enumerate(pos.mages))
-            if to in shrooms and not onto:
-                for ch in _bounces_after(pos, ed, to, None, i, to):
-                    yield Action("step", g.kind, at=g.at, path=(to,), bounces=ch)
-            else:
-                yield Action("step", g.kind, at=g.at, path=(to,))
 
 
 def _entering(pos: RunPosition, ed: HedgeMageEdition, a: Action) -> Iterator[Action]:
@@ -361,7 +256,8 @@ def follow_plan(pos: RunPosition, ed: HedgeMageEdition,
 
 def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True,
               max_states: int | None = None, bounds: bool = True,
-              progress: Callable[[str], None] | None = None, inert: bool = True) -> Result:
+              progress: Callable[[str], None] | None = None, inert: bool = True,
+              deadline: float | None = None) -> Result:
     """The optimal plan for the round from ``pos``.
 
     Returns status OPTIMAL with a :class:`PlanValue` and the plan (merged path actions).  When
@@ -379,10 +275,11 @@ def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True
     rules engine of record (springshroom placements tried everywhere; tests only: slow).
     ``progress`` (fast search only) is called now and then with a line on the search's progress;
     ``inert`` False searches the whole game at once instead of the inert-gnome relaxation first
-    (tests and benchmarks).
+    (tests and benchmarks).  ``deadline`` (fast search only), a ``time.monotonic()`` instant: past
+    it the answer is anytime as when the states run out.
     """
     if relevant_only:
-        return _solve_fast(pos, ed, max_states, bounds, progress, inert)
+        return _solve_fast(pos, ed, max_states, bounds, progress, inert, deadline)
     t0 = time.perf_counter()
     s = _Search(ed, relevant_only, {}, max_states=max_states)
     try:
@@ -626,7 +523,8 @@ def _value_fns(eng: Engine, ed: HedgeMageEdition, s0: State
 
 
 def _bfs(eng: Engine, ed: HedgeMageEdition, pos: RunPosition, max_states: int | None, bounds: bool,
-         progress: Callable[[str], None] | None = None, label: str = "search") -> _Outcome:
+         progress: Callable[[str], None] | None = None, label: str = "search",
+         deadline: float | None = None) -> _Outcome:
     """The exact breadth-first search with dominance, symmetry and branch and bound over ``eng``'s game."""
     s0 = eng.state(pos)
     spent0, shrooms0 = s0[SPENT], len(s0[SHROOMS])
@@ -710,7 +608,8 @@ def _bfs(eng: Engine, ed: HedgeMageEdition, pos: RunPosition, max_states: int | 
             expanded += 1
             if progress is not None and expanded % _PROGRESS_EVERY == 0:
                 progress(f"{label}: {expanded:,} positions, {depth} unit actions deep")
-            if max_states is not None and expanded > max_states:
+            if (max_states is not None and expanded > max_states) or (
+                    deadline is not None and expanded % 256 == 0 and time.monotonic() > deadline):
                 units = best_units if best_units is not None else _units_to(nodes, best_id)
                 origin = "search" if best_units is None else ("first plan" if best_units else "standing still")
                 ub_r, ub_p = (bound or RunBound(eng, ed, pos)).value(s0)
@@ -766,7 +665,8 @@ def _replay(eng: Engine, s0: State, units: list[Act]) -> State | None:
 
 
 def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, bounds: bool,
-                progress: Callable[[str], None] | None = None, use_inert: bool = True) -> Result:
+                progress: Callable[[str], None] | None = None, use_inert: bool = True,
+                deadline: float | None = None) -> Result:
     t0 = time.perf_counter()
     eng = Engine(pos, ed)
     s0 = eng.state(pos)
@@ -779,7 +679,7 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
         # 1. the relaxation without the inert gnomes: its optimum bounds every plan of the game
         rel_pos = replace(pos, gnomes=tuple(g for g in pos.gnomes if g.awake or g.kind not in inert))
         rel = _bfs(Engine(rel_pos, ed, relaxed=True), ed, rel_pos, max_states, bounds, progress,
-                   "without the inert gnomes")
+                   "without the inert gnomes", deadline)
         spent = rel.expanded
         stats["relaxed"] = {"states": rel.expanded, "optimal": rel.optimal}
         stats["inert"] = len(pos.gnomes) - len(rel_pos.gnomes)
@@ -793,7 +693,8 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
             # 2. the game with the inert gnomes left where they stand (every plan legal by the rules)
             left = None if max_states is None else max_states - spent
             if left is None or left > 0:
-                fro = _bfs(Engine(pos, ed, frozen=inert), ed, pos, left, bounds, progress, "inert gnomes frozen")
+                fro = _bfs(Engine(pos, ed, frozen=inert), ed, pos, left, bounds, progress, "inert gnomes frozen",
+                           deadline)
                 spent += fro.expanded
                 stats["frozen"] = {"states": fro.expanded, "optimal": fro.optimal}
                 stats["route"] = "frozen"
@@ -805,7 +706,7 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
                 # 3. the whole game (inert gnomes move too), seeded by nothing but its own beam search
                 left = None if max_states is None else max_states - spent
                 if left is None or left > 0:
-                    full = _bfs(eng, ed, pos, left, bounds, progress, "whole game")
+                    full = _bfs(eng, ed, pos, left, bounds, progress, "whole game", deadline)
                     spent += full.expanded
                     stats["route"] = "whole"
                     upper = (min(upper[0], full.bound[0]), min(upper[1], full.bound[1]))
@@ -820,12 +721,14 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
                 out.bound = (min(upper[0], out.bound[0]), min(upper[1], out.bound[1]))
                 out.expanded = spent
     else:
-        out = _bfs(eng, ed, pos, max_states, bounds, progress)
+        out = _bfs(eng, ed, pos, max_states, bounds, progress, deadline=deadline)
     stats.update({"states": out.expanded, "pruned": out.pruned})
     actions = [eng.action(a) for a in out.units]
     r, p, c, _n = out.best
     if not out.optimal:
-        stats.update({"reason": f"state budget of {max_states} exhausted", "best_from": out.origin,
+        timed_out = deadline is not None and time.monotonic() > deadline
+        reason = "time budget exhausted" if timed_out else f"state budget of {max_states} exhausted"
+        stats.update({"reason": reason, "best_from": out.origin,
                       "upper_bound": {"rescued": out.bound[0] - sum(s0[RESCUED]), "points": out.bound[1] - score(s0)}})
         claimed = (r - sum(s0[RESCUED]), p - score(s0), -c)
         return _anytime(pos, ed, actions, claimed, stats, t0)
