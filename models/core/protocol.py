@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Self
 
 from gnomekit.models.core.errors import IllegalMoveError
 from gnomekit.models.core.violation import Violation
@@ -96,10 +96,10 @@ class Position(ABC):
         """Whether ``move`` (a move value or its notation) is legal here, and every broken rule."""
 
     @abstractmethod
-    def _apply(self, move: Any) -> Position:
+    def _apply(self, move: Any) -> Self:
         """The position after a legal ``move`` (already checked)."""
 
-    def apply(self, move: Any) -> Position:
+    def apply(self, move: Any) -> Self:
         """The position after ``move``; raises :class:`IllegalMoveError` naming every broken rule.
 
         The position itself never changes.

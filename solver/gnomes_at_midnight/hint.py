@@ -76,9 +76,9 @@ def hint(pos: Position, depth: int = 3, decks: str = "open", options: SearchOpti
         if any(_opponent_wins_at_once(k, c) for _t, _w, c in kids):
             unsafe += 1
             continue
-        options = min(_options_after(k, c) for _t, _w, c in kids)
-        if best is None or options > best[0]:
-            best = (options, m)
+        left = min(_options_after(k, c) for _t, _w, c in kids)
+        if best is None or left > best[0]:
+            best = (left, m)
     searched = (f"no forced win within {depth} turns" if res.status is not Status.UNKNOWN else
                 f"the budget ran out before the search finished (no forced win within "
                 f"{res.bound['no_win_within']} turns; one within {depth} may exist)")
