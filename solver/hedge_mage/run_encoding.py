@@ -49,6 +49,8 @@ from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.enchantments import Cond, scope_indices
 from gnomekit.models.hedge_mage.running import Action, RunPosition, execute_plan, running_score
 from gnomekit.solver.core.result import Result, Status
+from gnomekit.solver.core.smt import Check
+from gnomekit.solver.core.smt import check as smt_check
 from gnomekit.solver.hedge_mage.running import PlanValue
 
 NOOP, MSTEP, PICK, DROP, GSTEP, PLACE = range(6)
@@ -1084,36 +1086,31 @@ def solve_run_encoding(pos: RunPosition, ed: HedgeMageEdition, time_limit: float
     s = enc.s
     queries = 0
 
-    def check(extra: Any) -> z3.ModelRef | None | bool:
+    def check(extra: Any) -> Check:
+        """One query under the remaining time: SAT with a model, UNSAT, or UNKNOWN (time ran out)."""
         nonlocal queries
         queries += 1
-        if time_limit is not None:
-            left = time_limit - (time.perf_counter() - t0)
-            if left <= 0:
-                return False
-            s.set("timeout", max(1, int(left * 1000)))
+        left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
         s.push()
         s.add(extra)
-        r = s.check()
-        m = s.model() if r == z3.sat else None
-        s.pop()
-        if r == z3.unknown:
-            return False
-        return m
+        try:
+            return smt_check(s, seconds=left)
+        finally:
+            s.pop()
 
     def unknown(why: str) -> Result:
         stats.update(queries=queries, reason=why)
         return Result(Status.UNKNOWN, None, None, stats, time.perf_counter() - t0)
 
     # the first model: the empty plan (every step a no-op: quick to find), improved below
-    model = check(enc.steps[0].typ == NOOP) if enc.steps else check(z3.BoolVal(True))
-    if model is None:
-        model = check(z3.BoolVal(True))
-    if model is False:
+    first = check(enc.steps[0].typ == NOOP) if enc.steps else check(z3.BoolVal(True))
+    if first.unsat:
+        first = check(z3.BoolVal(True))
+    if first.unknown:
         return unknown("time limit")
-    if model is None:
+    if first.unsat:
         return unknown("no plan at all (the position is not well formed)")
-    assert isinstance(model, z3.ModelRef)
+    model: z3.ModelRef = first.model
 
     def val(m: z3.ModelRef, e: Any) -> int:
         return m.eval(e, model_completion=True).as_signed_long()  # type: ignore[no-any-return]
@@ -1125,13 +1122,12 @@ def solve_run_encoding(pos: RunPosition, ed: HedgeMageEdition, time_limit: float
         best = val(model, expr)
         while True:
             better = expr >= best + 1 if sign > 0 else expr <= best - 1
-            m2 = check(z3.And(*fixed, better) if fixed else better)
-            if m2 is False:
+            c2 = check(z3.And(*fixed, better) if fixed else better)
+            if c2.unknown:
                 return unknown("time limit")
-            if m2 is None:
+            if c2.unsat:
                 break
-            assert isinstance(m2, z3.ModelRef)
-            model, best = m2, val(m2, expr)
+            model, best = c2.model, val(c2.model, expr)
         fixed.append(expr == best)
     if shortest:  # best effort: as few unit actions as possible for the optimal value (readable plans)
         def length(m: z3.ModelRef) -> int:
@@ -1139,10 +1135,10 @@ def solve_run_encoding(pos: RunPosition, ed: HedgeMageEdition, time_limit: float
 
         n_act = length(model)
         while n_act > 0:
-            m3 = check(z3.And(*fixed, enc.steps[n_act - 1].typ == NOOP))
-            if not isinstance(m3, z3.ModelRef):
+            c3 = check(z3.And(*fixed, enc.steps[n_act - 1].typ == NOOP))
+            if not c3.sat:
                 break
-            model, n_act = m3, length(m3)
+            model, n_act = c3.model, length(c3.model)
     r_v, p_v, c_v = val(model, rescued), val(model, points), val(model, cost)
     units = enc.plan(model)
     plan = merge_units(units)
