@@ -1,4 +1,5 @@
-"""``gnomekit gnome-hollow ...``: the Gnome Hollow verbs (thin: parse, call, render)."""
+"""``gnomekit gnome-hollow ...``: what is Gnome Hollow's own in the common verbs (gnomekit.verbs): a turn's
+placements checked together, placements per tile, rings and networks, the best turn, close, market."""
 
 from __future__ import annotations
 
@@ -6,56 +7,153 @@ import argparse
 import re
 from typing import Any
 
-from gnomekit.common import NO, OK, Answer, add_common, read_source
+from gnomekit.common import NO, OK, Answer
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.core.hexgrid import hex_name
-from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, load_edition
+from gnomekit.models.core.protocol import Game, Position
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
+from gnomekit.models.gnome_hollow.game import GnomeHollowGame, GnomeHollowPosition
 from gnomekit.models.gnome_hollow.networks import ClosedNetwork
 from gnomekit.models.gnome_hollow.notation import (
     parse_placements,
     placement_to_text,
     position_to_json,
     position_to_text,
-    read_position,
 )
 from gnomekit.models.gnome_hollow.placement import SequenceReport, check_sequence, legal_placements
-from gnomekit.models.gnome_hollow.position import Position
-from gnomekit.models.gnome_hollow.setup import new_position, random_position, variant_options
+from gnomekit.models.gnome_hollow.position import Position as Table
+from gnomekit.models.gnome_hollow.setup import variant_options
+from gnomekit.solver.gnome_hollow.hint import hint
+from gnomekit.verbs import GameCLI, seed_option, turns_option
+
+VARIANT_HELP = "play with a variant board: advanced-board, trade-board (repeatable)"
+METHOD_HELP = {"show": "how rings and networks are found (default union-find)",
+               "check": "how the networks the placements close are found (default union-find)"}
 
 
-def edition_of(args: argparse.Namespace) -> GnomeHollowEdition:
-    return load_edition(getattr(args, "edition", None))
+class HollowCLI(GameCLI):
+    """The common verbs in Gnome Hollow's words: a turn's placements, rings, the market."""
+
+    name = "gnome-hollow"
+    help = "Gnome Hollow: hex tiles, mushroom rings, market"
+    description = "Gnome Hollow: positions, tile placements, rings, solvers."
+    verb_help = {
+        "new": "the table at setup",
+        "random": "the table after K random legal turns",
+        "show": "read a position (text or JSON), print it with its rings and open networks",
+        "check": "are these placements legal? every broken rule, rings closed, who collects",
+        "moves": "every legal placement of the offered and stored tiles (or --tile)",
+        "solve": "the best turn; or --close NETWORK; or --market",
+        "hint": "what to place and why",
+    }
+
+    def options(self, verb: str, p: argparse.ArgumentParser) -> None:
+        if verb == "new":
+            p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+            seed_option(p, "shuffles the bag (default 0)")
+        elif verb == "random":
+            turns_option(p, 6)
+            p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+        if verb in ("new", "random"):
+            p.add_argument("--variant", action="append", metavar="NAME", help=VARIANT_HELP)
+        elif verb == "show":
+            p.add_argument("--method", choices=["union-find", "networkx"], default="union-find", help=METHOD_HELP[verb])
+        elif verb == "check":
+            p.add_argument("--place", nargs="+", metavar="PLACEMENT",
+                           help="1-4 placements in order: TILE@Q,R[:r0-r5|m0-m5] or JSON objects")
+            p.add_argument("--permit", action="append", metavar="PLAYER",
+                           help="a player who gives permission to extend their claimed network (repeatable)")
+            p.add_argument("--any-tile", action="store_true", help="do not check that tiles are offered or stored")
+            p.add_argument("--method", choices=["union-find", "networkx"], default="union-find", help=METHOD_HELP[verb])
+        elif verb == "moves":
+            p.add_argument("--tile", metavar="T", help="a tile id or a comma list")
+            p.add_argument("--permit", action="append", metavar="PLAYER")
+            p.add_argument("--all-orientations", action="store_true",
+                           help="list every orientation, not one per distinct look")
+            p.add_argument("--count", action="store_true", help="print only the counts")
+        elif verb == "solve":
+            p.add_argument("--close", metavar="Q,R.K", help="can the network of this path be closed this turn?")
+            p.add_argument("--market", action="store_true", help="the best market visit")
+            p.add_argument("--method", choices=["search", "sat", "networkx"], default="search",
+                           help="for --close (default search)")
+            p.add_argument("--weights", metavar="W", help="ring=1,flower=1,treasure=1,mushroom=0 (best turn)")
+            p.add_argument("--time-limit", type=float, metavar="S", help="seconds; best found so far is 'unknown'")
+            p.add_argument("--permit", action="append", metavar="PLAYER")
+        elif verb == "hint":
+            p.add_argument("--weights", metavar="W")
+            p.add_argument("--time-limit", type=float, metavar="S")
+            p.add_argument("--permit", action="append", metavar="PLAYER")
+
+    # -- positions -------------------------------------------------------------------------------
+    def position_answer(self, pos: Position, args: argparse.Namespace, note: str = "") -> Answer:
+        assert isinstance(pos, GnomeHollowPosition)
+        text, data = _text(pos), _json(pos)
+        return Answer(data, text + (note + "\n" if note else ""))
+
+    def new_options(self, game: Game, args: argparse.Namespace) -> dict[str, Any]:
+        return {"players": args.players, "variants": _variants(game, args)}
+
+    def random_options(self, game: Game, args: argparse.Namespace) -> dict[str, Any]:
+        return {"turns": args.turns, "players": args.players, "variants": _variants(game, args)}
+
+    def start(self, pos: Position, args: argparse.Namespace) -> tuple[Table, GnomeHollowEdition]:
+        """The table at the start of the turn, for the verbs that take a whole turn (placements, best turn)."""
+        assert isinstance(pos, GnomeHollowPosition)
+        if pos.moves or not _at_turn_start(pos):
+            where = "the final gnome actions" if pos.final is not None else f"a turn in progress ({pos.phase})"
+            raise UsageError(f"{args.verb} takes a table at the start of a turn, not during {where}",
+                             source=args.position)
+        return pos.start, pos.game.edition
+
+    # -- the verbs -------------------------------------------------------------------------------
+    def show_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        assert isinstance(pos, GnomeHollowPosition)
+        return _show(pos, args)
+
+    def check_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        return _check(*self.start(pos, args), args)
+
+    def moves_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        assert isinstance(pos, GnomeHollowPosition)
+        if pos.moves or not _at_turn_start(pos):
+            return super().moves_answer(pos, args)  # inside a turn: the protocol's next moves
+        return _moves(pos.start, pos.game.edition, args)
+
+    def solve_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        return _solve(*self.start(pos, args), args)
+
+    def hint_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        start, ed = self.start(pos, args)
+        permits = _permits(args, start)
+        # the solver's own hint, not gnomekit.hint: the command line also hints during the final round
+        h = hint(start, ed, _weights(args), permits, args.time_limit)
+        data = _best_json(h.result, ed) | {"hint": h.lines, "sets_up": h.sets_up, "leaves_open": h.leaves_open}
+        return Answer(data, "\n".join(h.lines), OK)
 
 
-def load_position(args: argparse.Namespace) -> tuple[Position, GnomeHollowEdition]:
-    ed = edition_of(args)
-    text, name = read_source(args.position)
-    return read_position(text, name, ed), ed
+def _variants(game: Game, args: argparse.Namespace) -> list[str]:
+    """The --variant names, checked here so that a mistake is located in the option."""
+    assert isinstance(game, GnomeHollowGame)
+    names = args.variant or []
+    variant_options(game.edition, names, source="--variant")
+    return names
 
 
-def _position_answer(pos: Position, ed: GnomeHollowEdition, as_json: bool, extra: dict[str, Any] | None = None,
-                     note: str = "") -> Answer:
-    data = position_to_json(pos, ed)
-    if extra:
-        data = {**data, **extra}
-    if as_json:
-        return Answer(data, "")
-    return Answer(data, position_to_text(pos, ed) + (note + "\n" if note else ""))
+def _at_turn_start(pos: GnomeHollowPosition) -> bool:
+    """True when ``pos`` is a table at the start of a turn, written with no ``turn:``/``final-actions:``."""
+    return not pos.moves and pos.final == pos.game.position(pos.start).final
 
 
-def cmd_new(args: argparse.Namespace) -> Answer:
-    ed = edition_of(args)
-    opts = variant_options(ed, args.variant or [])
-    return _position_answer(new_position(ed, args.players, args.seed, options=opts), ed, args.json)
+def _text(pos: GnomeHollowPosition) -> str:
+    """The position's text: the table's notation at the start of a turn (as ever), else the protocol's."""
+    return position_to_text(pos.start, pos.game.edition) if _at_turn_start(pos) else pos.to_text()
 
 
-def cmd_random(args: argparse.Namespace) -> Answer:
-    ed = edition_of(args)
-    opts = variant_options(ed, args.variant or [])
-    return _position_answer(random_position(ed, args.seed, args.turns, args.players, opts), ed, args.json)
+def _json(pos: GnomeHollowPosition) -> dict[str, Any]:
+    return position_to_json(pos.start, pos.game.edition) if _at_turn_start(pos) else pos.to_json()
 
 
-def _garden_networks(pos: Position, ed: GnomeHollowEdition, method: str
+def _garden_networks(pos: Table, ed: GnomeHollowEdition, method: str
                      ) -> tuple[list[ClosedNetwork], list[tuple[ClosedNetwork, int]]]:
     """Completed rings (in order of completion) and open networks with their open ends, by the
     union-find engine or the networkx graph; open networks in the order the garden grew."""
@@ -75,8 +173,9 @@ def _garden_networks(pos: Position, ed: GnomeHollowEdition, method: str
     return rings, opens
 
 
-def cmd_show(args: argparse.Namespace) -> Answer:
-    pos, ed = load_position(args)
+def _show(gp: GnomeHollowPosition, args: argparse.Namespace) -> Answer:
+    """``show``: the position, then its rings and open networks as comment lines (so it reads back)."""
+    pos, ed = gp.start, gp.game.edition
     warnings = pos.warnings(ed)
     found, open_nets = _garden_networks(pos, ed, args.method)
     rings: list[dict[str, Any]] = [{"size": r.size, "tiles": [list(c) for c in r.tiles],
@@ -102,8 +201,8 @@ def cmd_show(args: argparse.Namespace) -> Answer:
         note_lines.append("# warnings (no legal play reaches this):")
         note_lines += [f"#   - {w}" for w in warnings]
     if args.json:
-        return Answer({**position_to_json(pos, ed), **extra, "rings": rings, "open_networks": opens}, "")
-    return Answer({}, position_to_text(pos, ed) + "\n".join(note_lines))
+        return Answer({**_json(gp), **extra, "rings": rings, "open_networks": opens}, "")
+    return Answer({}, _text(gp) + "\n".join(note_lines))
 
 
 def _on_ring(at: Any, rings: list[ClosedNetwork]) -> bool:
@@ -145,7 +244,7 @@ def report_text(rep: SequenceReport, ed: GnomeHollowEdition) -> str:
     return "\n".join(lines)
 
 
-def _permits(args: argparse.Namespace, pos: Position) -> tuple[str, ...]:
+def _permits(args: argparse.Namespace, pos: Table) -> tuple[str, ...]:
     """The --permit players (repeatable or comma-separated); each must be a player of the position."""
     permits = tuple(p for item in (args.permit or []) for p in item.split(",") if p)
     names = [pl.name for pl in pos.players]
@@ -172,11 +271,11 @@ def _unknown_tile(tile: str, texts: list[str], ed: GnomeHollowEdition) -> UsageE
                       source="--place", line=line, column=column, text=tile)
 
 
-def cmd_check(args: argparse.Namespace) -> Answer:
-    pos, ed = load_position(args)
+def _check(pos: Table, ed: GnomeHollowEdition, args: argparse.Namespace) -> Answer:
+    """``check --place``: up to four placements of one turn, in order, checked together."""
     if not args.place:
         raise UsageError("check needs --place PLACEMENT ... (e.g. --place G12@1,-1:r3 G40@0,-1:m2)")
-    placements = parse_placements(args.place)
+    placements = parse_placements(args.place, "--place")
     if len(placements) > 4:
         raise UsageError(f"a turn places at most 4 tiles (2 offered + 2 stored); got {len(placements)}",
                          source="--place", line=1, column=1)
@@ -189,8 +288,8 @@ def cmd_check(args: argparse.Namespace) -> Answer:
     return Answer(rep.to_json(ed), text, OK if rep.legal else NO)
 
 
-def cmd_moves(args: argparse.Namespace) -> Answer:
-    pos, ed = load_position(args)
+def _moves(pos: Table, ed: GnomeHollowEdition, args: argparse.Namespace) -> Answer:
+    """``moves``: every legal placement of each offered and stored tile (or ``--tile``)."""
     if args.tile:
         tiles = [t for t in args.tile.split(",") if t]
     else:
@@ -242,8 +341,8 @@ def _weights(args: argparse.Namespace) -> Any:
                          text=args.weights) from None
 
 
-def cmd_solve(args: argparse.Namespace) -> Answer:
-    pos, ed = load_position(args)
+def _solve(pos: Table, ed: GnomeHollowEdition, args: argparse.Namespace) -> Answer:
+    """``solve``: the best turn, ``--close NETWORK`` or ``--market``."""
     permits = _permits(args, pos)
     modes = [bool(args.close), bool(args.market)]
     if sum(modes) > 1:
@@ -323,83 +422,4 @@ def _best_text(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def cmd_hint(args: argparse.Namespace) -> Answer:
-    from gnomekit.solver.gnome_hollow.hint import hint
-
-    pos, ed = load_position(args)
-    permits = _permits(args, pos)
-    h = hint(pos, ed, _weights(args), permits, args.time_limit)
-    data = _best_json(h.result, ed) | {"hint": h.lines, "sets_up": h.sets_up, "leaves_open": h.leaves_open}
-    return Answer(data, "\n".join(h.lines), OK)
-
-
-def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> None:  # type: ignore[type-arg]
-    grp = sub.add_parser(name, aliases=aliases, help="Gnome Hollow: hex tiles, mushroom rings, market",
-                         description="Gnome Hollow: positions, tile placements, rings, solvers.")
-    grp.set_defaults(group_parser=grp, func=None)
-    verbs = grp.add_subparsers(dest="verb", metavar="VERB")
-
-    variant_help = "play with a variant board: advanced-board, trade-board (repeatable)"
-    p = verbs.add_parser("new", help="the table at setup")
-    p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
-    p.add_argument("--seed", type=int, default=0, help="shuffles the bag (default 0)")
-    p.add_argument("--variant", action="append", metavar="NAME", help=variant_help)
-    add_common(p)
-    p.set_defaults(func=cmd_new)
-
-    p = verbs.add_parser("random", help="the table after K random legal turns")
-    p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--turns", type=int, default=6, metavar="K")
-    p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
-    p.add_argument("--variant", action="append", metavar="NAME", help=variant_help)
-    add_common(p)
-    p.set_defaults(func=cmd_random)
-
-    p = verbs.add_parser("show", help="read a position (text or JSON), print it with its rings and open networks")
-    p.add_argument("position", help="position file, or - for stdin")
-    p.add_argument("--method", choices=["union-find", "networkx"], default="union-find",
-                   help="how rings and networks are found (default union-find)")
-    add_common(p)
-    p.set_defaults(func=cmd_show)
-
-    p = verbs.add_parser("check", help="are these placements legal? every broken rule, rings closed, who collects")
-    p.add_argument("position", help="position file, or - for stdin")
-    p.add_argument("--place", nargs="+", metavar="PLACEMENT",
-                   help="1-4 placements in order: TILE@Q,R[:r0-r5|m0-m5] or JSON objects")
-    p.add_argument("--permit", action="append", metavar="PLAYER",
-                   help="a player who gives permission to extend their claimed network (repeatable)")
-    p.add_argument("--any-tile", action="store_true", help="do not check that tiles are offered or stored")
-    p.add_argument("--method", choices=["union-find", "networkx"], default="union-find",
-                   help="how the networks the placements close are found (default union-find)")
-    add_common(p)
-    p.set_defaults(func=cmd_check)
-
-    p = verbs.add_parser("moves", help="every legal placement of the offered and stored tiles (or --tile)")
-    p.add_argument("position", help="position file, or - for stdin")
-    p.add_argument("--tile", metavar="T", help="a tile id or a comma list")
-    p.add_argument("--permit", action="append", metavar="PLAYER")
-    p.add_argument("--all-orientations", action="store_true",
-                   help="list every orientation, not one per distinct look")
-    p.add_argument("--count", action="store_true", help="print only the counts")
-    add_common(p)
-    p.set_defaults(func=cmd_moves)
-
-    p = verbs.add_parser("solve", help="the best turn; or --close NETWORK; or --market")
-    p.add_argument("position", help="position file, or - for stdin")
-    p.add_argument("--close", metavar="Q,R.K", help="can the network of this path be closed this turn?")
-    p.add_argument("--market", action="store_true", help="the best market visit")
-    p.add_argument("--method", choices=["search", "sat", "networkx"], default="search",
-                   help="for --close (default search)")
-    p.add_argument("--weights", metavar="W", help="ring=1,flower=1,treasure=1,mushroom=0 (best turn)")
-    p.add_argument("--time-limit", type=float, metavar="S", help="seconds; best found so far is 'unknown'")
-    p.add_argument("--permit", action="append", metavar="PLAYER")
-    add_common(p)
-    p.set_defaults(func=cmd_solve)
-
-    p = verbs.add_parser("hint", help="what to place and why")
-    p.add_argument("position", help="position file, or - for stdin")
-    p.add_argument("--weights", metavar="W")
-    p.add_argument("--time-limit", type=float, metavar="S")
-    p.add_argument("--permit", action="append", metavar="PLAYER")
-    add_common(p)
-    p.set_defaults(func=cmd_hint)
+register = HollowCLI().register

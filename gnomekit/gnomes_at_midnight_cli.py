@@ -1,72 +1,172 @@
-"""``gnomekit gnomes-at-midnight ...``: the Gnomes at Midnight verbs (thin: parse, call, render)."""
+"""``gnomekit gnomes-at-midnight ...``: what is Gnomes at Midnight's own in the common verbs (gnomekit.verbs):
+its options, the moon option, and its answers in its words."""
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
-from gnomekit.common import NO, OK, Answer, add_common, read_source
+from gnomekit import api
+from gnomekit.common import NO, OK, Answer
 from gnomekit.models.core.errors import UsageError
-from gnomekit.models.gnomes_at_midnight.edition import BUNDLED, COLOURS, TERRAINS, MidnightEdition, load_edition
-from gnomekit.models.gnomes_at_midnight.moves import after_move, check_move, legal_moves
-from gnomekit.models.gnomes_at_midnight.notation import (
-    grid_lines,
-    parse_move,
-    position_to_json,
-    position_to_text,
-    read_position,
-)
-from gnomekit.models.gnomes_at_midnight.position import Position
-from gnomekit.models.gnomes_at_midnight.setup import new_position, random_position
+from gnomekit.models.core.protocol import Game, Position, Report
+from gnomekit.models.gnomes_at_midnight.edition import COLOURS, TERRAINS, MidnightEdition
+from gnomekit.models.gnomes_at_midnight.game import MidnightGame, MidnightPosition
+from gnomekit.models.gnomes_at_midnight.moves import Afterstate, after_move
+from gnomekit.models.gnomes_at_midnight.notation import grid_lines, read_position
+from gnomekit.models.gnomes_at_midnight.position import Position as State
+from gnomekit.models.gnomes_at_midnight.setup import random_position
+from gnomekit.verbs import GameCLI, seed_option, turns_option
 
 
-def edition_of(args: argparse.Namespace) -> MidnightEdition:
-    ed = load_edition(getattr(args, "edition", None))
-    return ed.with_options(True if getattr(args, "moon_restricts_adding", False) else None)
+class MidnightCLI(GameCLI):
+    """The common verbs in Gnomes at Midnight's words, and its solving options."""
+
+    name = "gnomes-at-midnight"
+    help = "Gnomes at Midnight: moves, forced wins, tablebase"
+    description = ("Gnomes at Midnight: positions, legal moves, forced wins. "
+                   "--edition takes a TOML file or a bundled name (default, mini).")
+    verb_help = {
+        "new": "the position at setup (decks shuffled by the seed, known order)",
+        "random": "a position after K random non-winning turns",
+        "show": "read a position (text or JSON) and print it",
+        "check": "is a move legal? every broken rule, or what it does",
+        "moves": "every legal move of the side to move",
+        "solve": "forced win for the side to move within N of its turns",
+        "hint": "the best move and why",
+    }
+    position_help = "position file (text or JSON), or - for stdin"
+    check_needs = "check needs --move MOVE (e.g. --move 2,0-2,1, 0,0=1,1, +2,0 or pass)"
+
+    def options(self, verb: str, p: argparse.ArgumentParser) -> None:
+        if verb == "new":
+            seed_option(p, "shuffles the decks and draws the dance card")
+            p.add_argument("--dance", metavar="NAME", help="the face-up dance card (default: drawn by the seed)")
+        elif verb == "random":
+            turns_option(p, 6, "turns to play (default 6)")
+        elif verb == "check":
+            p.add_argument("--move", metavar="MOVE", help="r,c-r,c step, r,c=r,c pair step, +r,c add, pass, or JSON")
+        elif verb == "moves":
+            p.add_argument("--count", action="store_true", help="print only the number of moves")
+        elif verb == "solve":
+            solve_options(p)
+        elif verb == "hint":
+            p.add_argument("--depth", type=int, default=3, metavar="N", help="own turns searched (default 3)")
+            p.add_argument("--decks", choices=["open", "hidden"], default="open")
+
+    def late_options(self, verb: str, p: argparse.ArgumentParser) -> None:
+        p.add_argument("--moon-restricts-adding", action="store_true",
+                       help="the face-up moonlight card also forbids adding onto its terrain (option)")
+
+    # -- the game and the position -----------------------------------------------------------------
+    def make_game(self, args: argparse.Namespace) -> Game:
+        g = super().make_game(args)
+        if args.moon_restricts_adding:
+            assert isinstance(g, MidnightGame)
+            return MidnightGame(g.edition.with_options(True))
+        return g
+
+    def read(self, game: Game, text: str, source: str, args: argparse.Namespace) -> MidnightPosition:
+        """The position; without --edition, under the bundled edition it names (e.g. from ``new --edition
+        mini``: its full decks and missing keys come from it); the moon option applies to it."""
+        pos = super().read(api.game(self.name, args.edition), text, source, args)
+        assert isinstance(pos, MidnightPosition)
+        if pos.afterstate:  # the command line answers between turns: the rules layer's reader says why not
+            read_position(text, source, pos.game.edition)
+            raise AssertionError("read_position accepted an afterstate")  # pragma: no cover
+        if args.moon_restricts_adding:
+            g = MidnightGame(pos.game.edition.with_options(True))
+            pos = g.read(text, source)
+            if not pos.state.moon_restricts_adding:
+                pos = g.position(replace(pos.state, moon_restricts_adding=True), pos.afterstate)
+        return pos
+
+    def position_answer(self, pos: Position, args: argparse.Namespace, note: str = "") -> Answer:
+        return Answer(pos.to_json(), pos.to_text() + note)
+
+    # -- the verbs -------------------------------------------------------------------------------
+    def new_options(self, game: Game, args: argparse.Namespace) -> dict[str, Any]:
+        return {"dance": args.dance, "moon_restricts_adding": args.moon_restricts_adding}
+
+    def random_answer(self, game: Game, args: argparse.Namespace) -> Answer:
+        assert isinstance(game, MidnightGame)
+        state, played = random_position(game.edition, args.seed, args.turns)
+        note = f"\nstopped after {played} turn(s): every legal turn would win\n" if played < args.turns else ""
+        return self.position_answer(game.position(state), args, note)
+
+    def show_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        assert isinstance(pos, MidnightPosition)
+        warnings = pos.warnings()
+        text = pos.to_text()
+        if warnings:
+            text += "\nwarnings:\n" + "\n".join(f"  - {w}" for w in warnings)
+        return Answer({**pos.to_json(), "warnings": warnings}, text)
+
+    def report_answer(self, pos: Position, report: Report, args: argparse.Namespace) -> Answer:
+        assert isinstance(pos, MidnightPosition)
+        state = pos.state
+        move = pos.parse_move(args.move, "--move")
+        me = COLOURS[state.to_move]
+        data: dict[str, Any] = {"move": move.to_json(), "to_move": me, "legal": report.legal,
+                                "violations": [v.to_json() for v in report.violations]}
+        if not report.legal:
+            lines = [f"illegal for {me}: {report.move}"] + [f"  - [{v.rule}] {v.message}" for v in report.violations]
+            return Answer(data, "\n".join(lines), NO)
+        a = report.detail
+        assert isinstance(a, Afterstate)
+        data.update({"bumped": a.bumped, "wins": list(a.wins), "reshuffle": a.reshuffle,
+                     "flip": [{"terrain": TERRAINS[t], "weight": w} for t, w in a.flips]})
+        lines = [f"legal for {me}: {report.move}"]
+        if a.bumped:
+            lines.append(f"bumps {a.bumped} {COLOURS[1 - state.to_move]} gnome(s) off the board")
+        if a.wins:
+            lines.append(f"{me} wins: {', '.join(a.wins)}")
+        lines.append(f"moonlight: {_flip_text(a)}")
+        lines.append("")
+        lines += grid_lines(a.pos)
+        return Answer(data, "\n".join(lines), OK)
+
+    def moves_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        assert isinstance(pos, MidnightPosition)
+        state = pos.state
+        moves = pos.legal_moves()
+        data: dict[str, Any] = {"to_move": COLOURS[state.to_move], "count": len(moves)}
+        if args.count:
+            return Answer(data, str(len(moves)))
+        rows = []
+        jm = []
+        for m in moves:
+            a = after_move(state, m)
+            d = m.to_json()
+            d["bumps"] = a.bumped
+            d["wins"] = list(a.wins)
+            jm.append(d)
+            notes = []
+            if a.bumped:
+                notes.append(f"bumps {a.bumped}")
+            if a.wins:
+                notes.append("wins: " + ", ".join(a.wins))
+            rows.append(f"  {m.text():<10} {'; '.join(notes)}".rstrip())
+        data["moves"] = jm
+        text = f"{COLOURS[state.to_move]} to move: {len(moves)} legal move(s)\n" + "\n".join(rows)
+        return Answer(data, text)
+
+    def solve_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        assert isinstance(pos, MidnightPosition)
+        return _solve(pos, args)
+
+    def hint_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        assert isinstance(pos, MidnightPosition)
+        _depth(args)
+        h = api.hint(pos, depth=args.depth, decks=args.decks)
+        lines = [f"{COLOURS[pos.state.to_move]}: {h.move or '(no move)'} [{h.kind}]"] + [f"  - {r}" for r in h.reasons]
+        if "line" in h.data:
+            lines += ["main line:"] + _line_text(h.data["line"])
+        return Answer(h.to_json(), "\n".join(lines), OK if h.move else NO)
 
 
-def load_position(args: argparse.Namespace) -> tuple[Position, MidnightEdition]:
-    ed = edition_of(args)
-    text, name = read_source(args.position)
-    pos = read_position(text, name, ed)
-    if getattr(args, "edition", None) is None and pos.edition != ed.name and pos.edition in BUNDLED:
-        # a position naming a bundled edition (e.g. from `new --edition mini`) is read with that edition:
-        # its full decks (reshuffles) and missing keys come from it
-        args.edition = pos.edition
-        ed = edition_of(args)
-        pos = read_position(text, name, ed)
-    if getattr(args, "moon_restricts_adding", False) and not pos.moon_restricts_adding:
-        from dataclasses import replace
-
-        pos = replace(pos, moon_restricts_adding=True)
-    return pos, ed
-
-
-def cmd_new(args: argparse.Namespace) -> Answer:
-    ed = edition_of(args)
-    pos = new_position(ed, args.seed, args.dance)
-    return Answer(position_to_json(pos), position_to_text(pos))
-
-
-def cmd_random(args: argparse.Namespace) -> Answer:
-    ed = edition_of(args)
-    pos, played = random_position(ed, args.seed, args.turns)
-    text = position_to_text(pos)
-    if played < args.turns:
-        text += f"\nstopped after {played} turn(s): every legal turn would win\n"
-    return Answer(position_to_json(pos), text)
-
-
-def cmd_show(args: argparse.Namespace) -> Answer:
-    pos, ed = load_position(args)
-    warnings = pos.warnings(ed.gnomes)
-    text = position_to_text(pos)
-    if warnings:
-        text += "\nwarnings:\n" + "\n".join(f"  - {w}" for w in warnings)
-    return Answer({**position_to_json(pos), "warnings": warnings}, text)
-
-
-def _flip_text(a: Any) -> str:
+def _flip_text(a: Afterstate) -> str:
     if not a.flips:
         return "no moonlight card is turned" if not a.wins else "the game is over"
     if len(a.flips) == 1 and not a.reshuffle:
@@ -76,104 +176,11 @@ def _flip_text(a: Any) -> str:
     return ("deck runs out and is reshuffled; " if a.reshuffle else "") + f"chance: {what}"
 
 
-def cmd_check(args: argparse.Namespace) -> Answer:
-    pos, _ed = load_position(args)
-    if not args.move:
-        raise UsageError("check needs --move MOVE (e.g. --move 2,0-2,1, 0,0=1,1, +2,0 or pass)")
-    move = parse_move(args.move)
-    viol = check_move(pos, move)
-    me = COLOURS[pos.to_move]
-    data: dict[str, Any] = {"move": move.to_json(), "to_move": me, "legal": not viol,
-                            "violations": [v.to_json() for v in viol]}
-    if viol:
-        lines = [f"illegal for {me}: {move.text()}"] + [f"  - [{v.rule}] {v.message}" for v in viol]
-        return Answer(data, "\n".join(lines), NO)
-    a = after_move(pos, move)
-    data.update({"bumped": a.bumped, "wins": list(a.wins), "reshuffle": a.reshuffle,
-                 "flip": [{"terrain": TERRAINS[t], "weight": w} for t, w in a.flips]})
-    lines = [f"legal for {me}: {move.text()}"]
-    if a.bumped:
-        lines.append(f"bumps {a.bumped} {COLOURS[1 - pos.to_move]} gnome(s) off the board")
-    if a.wins:
-        lines.append(f"{me} wins: {', '.join(a.wins)}")
-    lines.append(f"moonlight: {_flip_text(a)}")
-    lines.append("")
-    lines += grid_lines(a.pos)
-    return Answer(data, "\n".join(lines), OK)
-
-
-def cmd_moves(args: argparse.Namespace) -> Answer:
-    pos, _ed = load_position(args)
-    moves = legal_moves(pos)
-    data: dict[str, Any] = {"to_move": COLOURS[pos.to_move], "count": len(moves)}
-    if args.count:
-        return Answer(data, str(len(moves)))
-    rows = []
-    jm = []
-    for m in moves:
-        a = after_move(pos, m)
-        d = m.to_json()
-        d["bumps"] = a.bumped
-        d["wins"] = list(a.wins)
-        jm.append(d)
-        notes = []
-        if a.bumped:
-            notes.append(f"bumps {a.bumped}")
-        if a.wins:
-            notes.append("wins: " + ", ".join(a.wins))
-        rows.append(f"  {m.text():<10} {'; '.join(notes)}".rstrip())
-    data["moves"] = jm
-    text = f"{COLOURS[pos.to_move]} to move: {len(moves)} legal move(s)\n" + "\n".join(rows)
-    return Answer(data, text)
-
-
-def _position_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("position", help="position file (text or JSON), or - for stdin")
-
-
-def _rules_opts(p: argparse.ArgumentParser) -> None:
-    add_common(p)
-    p.add_argument("--moon-restricts-adding", action="store_true",
-                   help="the face-up moonlight card also forbids adding onto its terrain (option)")
-
-
-def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> None:  # type: ignore[type-arg]
-    grp = sub.add_parser(name, aliases=aliases, help="Gnomes at Midnight: moves, forced wins, tablebase",
-                         description="Gnomes at Midnight: positions, legal moves, forced wins. "
-                         "--edition takes a TOML file or a bundled name (default, mini).")
-    grp.set_defaults(group_parser=grp, func=None)
-    verbs = grp.add_subparsers(dest="verb", metavar="VERB")
-
-    p = verbs.add_parser("new", help="the position at setup (decks shuffled by the seed, known order)")
-    p.add_argument("--seed", type=int, default=0, help="shuffles the decks and draws the dance card")
-    p.add_argument("--dance", metavar="NAME", help="the face-up dance card (default: drawn by the seed)")
-    _rules_opts(p)
-    p.set_defaults(func=cmd_new)
-
-    p = verbs.add_parser("random", help="a position after K random non-winning turns")
-    p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--turns", type=int, default=6, metavar="K", help="turns to play (default 6)")
-    _rules_opts(p)
-    p.set_defaults(func=cmd_random)
-
-    p = verbs.add_parser("show", help="read a position (text or JSON) and print it")
-    _position_arg(p)
-    _rules_opts(p)
-    p.set_defaults(func=cmd_show)
-
-    p = verbs.add_parser("check", help="is a move legal? every broken rule, or what it does")
-    _position_arg(p)
-    p.add_argument("--move", metavar="MOVE", help="r,c-r,c step, r,c=r,c pair step, +r,c add, pass, or JSON")
-    _rules_opts(p)
-    p.set_defaults(func=cmd_check)
-
-    p = verbs.add_parser("moves", help="every legal move of the side to move")
-    _position_arg(p)
-    p.add_argument("--count", action="store_true", help="print only the number of moves")
-    _rules_opts(p)
-    p.set_defaults(func=cmd_moves)
-
-    register_solving(verbs)
+def _depth(args: argparse.Namespace) -> int:
+    """``--depth N``: own turns, at least 1 (the option's words; the solvers say ``depth``)."""
+    if args.depth < 1:
+        raise UsageError("--depth must be 1 or more")
+    return int(args.depth)
 
 
 def _line_text(line: list[dict[str, Any]]) -> list[str]:
@@ -194,13 +201,14 @@ def _line_text(line: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def cmd_solve(args: argparse.Namespace) -> Answer:
+def _solve(p: MidnightPosition, args: argparse.Namespace) -> Answer:
+    """``solve``: the forced-win search (with ``--probability`` from the same search), or the tablebase."""
     from gnomekit.solver.gnomes_at_midnight.search import solve
 
-    pos, ed = load_position(args)
+    pos = p.state
     if args.tablebase:
-        return _tablebase_answer(pos, ed, args)
-    res = solve(pos, args.depth, args.decks, args.probability)
+        return _tablebase_answer(pos, p.game.edition, args)
+    res = solve(pos, _depth(args), args.decks, args.probability)
     me = COLOURS[pos.to_move]
     data: dict[str, Any] = {
         "result": "win" if res.value is not None else "no-win",
@@ -261,14 +269,19 @@ def _progress() -> Any:
     return show
 
 
-def _tablebase_answer(pos: Position, ed: MidnightEdition, args: argparse.Namespace) -> Answer:
+def _tablebase_answer(pos: State, ed: MidnightEdition, args: argparse.Namespace) -> Answer:
     from gnomekit.solver.gnomes_at_midnight.tablebase import default_cycles, describe, load_or_build
 
     cycles = []
     for s, flag in ((0, args.cycle_green), (1, args.cycle_blue)):
         c = _cycle_arg(flag, f"--cycle-{COLOURS[s]}")
         cycles.append(default_cycles(pos, ed)[s] if c is None else c)
-    tb, built = load_or_build(ed, pos.dance, (cycles[0], cycles[1]), _progress())
+    try:
+        tb, built = load_or_build(ed, pos.dance, (cycles[0], cycles[1]), _progress())
+    except UsageError as exc:
+        if "placements a side" not in exc.message:
+            raise
+        raise UsageError(f"{exc.message} (use --edition mini)") from None  # the library does not name options
     value, turns = tb.lookup(pos)
     from dataclasses import replace as _replace
 
@@ -304,21 +317,8 @@ def _tablebase_answer(pos: Position, ed: MidnightEdition, args: argparse.Namespa
     return Answer(data, "\n".join(lines), OK if value == "win" else NO)
 
 
-def cmd_hint(args: argparse.Namespace) -> Answer:
-    from gnomekit.solver.gnomes_at_midnight.hint import hint
-
-    pos, _ed = load_position(args)
-    h = hint(pos, args.depth, args.decks)
-    lines = [f"{COLOURS[pos.to_move]}: {h.move or '(no move)'} [{h.kind}]"] + [f"  - {r}" for r in h.reasons]
-    if "line" in h.data:
-        lines += ["main line:"] + _line_text(h.data["line"])
-    return Answer(h.to_json(), "\n".join(lines), OK if h.move else NO)
-
-
-def register_solving(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """The solving verbs: solve and hint."""
-    p = verbs.add_parser("solve", help="forced win for the side to move within N of its turns")
-    _position_arg(p)
+def solve_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``solve``: the search's depth and decks, or the tablebase and its deck cycles."""
     p.add_argument("--depth", type=int, default=3, metavar="N", help="own turns (default 3)")
     p.add_argument("--decks", choices=["open", "hidden"], default="open",
                    help="open: deck orders known (default); hidden: every flip is chance")
@@ -328,12 +328,6 @@ def register_solving(verbs: argparse._SubParsersAction) -> None:  # type: ignore
                    help="answer from the retrograde tablebase (built once and cached; meant for --edition mini)")
     p.add_argument("--cycle-green", metavar="T,T,T", help="tablebase mode: green's repeating deck order")
     p.add_argument("--cycle-blue", metavar="T,T,T", help="tablebase mode: blue's repeating deck order")
-    _rules_opts(p)
-    p.set_defaults(func=cmd_solve)
 
-    p = verbs.add_parser("hint", help="the best move and why")
-    _position_arg(p)
-    p.add_argument("--depth", type=int, default=3, metavar="N", help="own turns searched (default 3)")
-    p.add_argument("--decks", choices=["open", "hidden"], default="open")
-    _rules_opts(p)
-    p.set_defaults(func=cmd_hint)
+
+register = MidnightCLI().register

@@ -1,39 +1,34 @@
-"""``gnomekit hexen-rennen ...``: the Hexen Rennen verbs (thin: parse, call, render)."""
+"""``gnomekit hexen-rennen ...``: what is Hexen Rennen's own in the common verbs (gnomekit.verbs): a turn
+checked, listed and solved for a roll (``--roll``, ``--turn``), the rules option, play and audit."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from gnomekit.common import NO, OK, Answer, add_common, budget, read_source, table
+from gnomekit import api
+from gnomekit.common import NO, OK, Answer, add_common, budget, table
 from gnomekit.models.core.errors import UsageError
+from gnomekit.models.core.protocol import Game, Position
 from gnomekit.models.hexen_rennen.board import board_text
 from gnomekit.models.hexen_rennen.edition import STOP, HexenEdition, load_edition
+from gnomekit.models.hexen_rennen.game import HexenGame, HexenPosition
 from gnomekit.models.hexen_rennen.notation import (
     parse_turn,
     position_to_json,
     position_to_text,
-    read_position,
     turn_to_json,
     turn_to_text,
 )
-from gnomekit.models.hexen_rennen.position import Position, card_name
-from gnomekit.models.hexen_rennen.setup import new_position, parse_split, random_position
+from gnomekit.models.hexen_rennen.position import Position as RacePosition
+from gnomekit.models.hexen_rennen.position import card_name
+from gnomekit.models.hexen_rennen.setup import parse_split, random_position
 from gnomekit.models.hexen_rennen.turn import Rules, Step, TurnReport, choice_name, replay
-
-
-def edition_of(args: argparse.Namespace) -> HexenEdition:
-    return load_edition(getattr(args, "edition", None))
+from gnomekit.verbs import GameCLI, SubParsers, seed_option, turns_option
 
 
 def rules_of(args: argparse.Namespace) -> Rules:
     return Rules(strict_symbol_target=bool(getattr(args, "strict_symbol_target", False)))
-
-
-def load_position(args: argparse.Namespace) -> tuple[Position, HexenEdition]:
-    ed = edition_of(args)
-    text, name = read_source(args.position)
-    return read_position(text, name, ed), ed
 
 
 def need_roll(args: argparse.Namespace, ed: HexenEdition) -> int:
@@ -51,7 +46,173 @@ def check_players(ed: HexenEdition, n: int) -> int:
     return n
 
 
-def _pos_answer(p: Position, ed: HexenEdition, note: str = "", extra: dict[str, Any] | None = None) -> Answer:
+def _rules_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--strict-symbol-target", action="store_true",
+                   help="a symbol card is unplayable when the nearest face-up symbol tile is occupied")
+
+
+class HexenCLI(GameCLI):
+    """The common verbs in Hexen Rennen's words: a turn is checked, listed and solved for a roll."""
+
+    name = "hexen-rennen"
+    help = "Hexen Rennen: chain-reaction witch race"
+    description = "Hexen Rennen: positions, turns, optimal chains, games."
+    verb_help = {
+        "new": "a game at setup (stages laid face down, witches at the start)",
+        "random": "a mid-game position reached by random legal turns",
+        "show": "read a position (text or JSON) and draw it",
+        "check": "replay a turn: the first illegal decision with every reason, or the chain",
+        "moves": "every legal turn for a roll (witch and decisions) and its chain",
+        "solve": "the optimal chain for a roll (--roll R), or expectations (--expect)",
+        "hint": "which witch and which cards to play for a roll, and why",
+    }
+    position_help = None
+
+    def position_help_of(self, verb: str) -> str | None:
+        return "position file, or - for stdin" if verb == "show" else None
+
+    def options(self, verb: str, p: argparse.ArgumentParser) -> None:
+        if verb == "new":
+            p.add_argument("--players", type=int, default=4, help="2-4 (the other clans are neutral; default 4)")
+            p.add_argument("--clans", metavar="A,B,..", help="which clans play, in turn order (default the first N)")
+            seed_option(p, "shuffles the splits, stages and neutral decks")
+            p.add_argument("--split", action="append", metavar="CLAN=T,T,T,T/T,T,T,T/T,T,T,T",
+                           help="a clan's secret stage split, e.g. weather=S,2,3,4/S,5,6,7/S,8,9,10 (repeatable)")
+            return
+        if verb == "random":
+            p.add_argument("--players", type=int, default=4)
+            turns_option(p, 12, "random turns to play (default 12)", metavar=None)
+        elif verb in ("check", "moves", "solve", "hint"):
+            p.add_argument("--roll", type=int)
+        if verb == "check":
+            p.add_argument("--turn", metavar="T", help="'WITCH [CLAN:]DECISION ...', e.g. '12 fog:7 ice:5', or JSON")
+        elif verb == "moves":
+            p.add_argument("--count", action="store_true", help="print only the number of legal turns")
+            p.add_argument("--limit", type=int, default=10000, help="list at most this many (default 10000)")
+        elif verb == "solve":
+            p.add_argument("--expect", action="store_true",
+                           help="before rolling: exact expected final field of each witch per roll (expectimax over "
+                                "the die and the face-down tiles; with --roll R only that roll)")
+            p.add_argument("--verify", action="store_true", help="also verify the values with the z3 encoding")
+            p.add_argument("--max-nodes", type=int, default=MAX_NODES,
+                           help="--expect: at most this many states (all witches and rolls together, shared "
+                                "equally, what a witch leaves going to the next); intervals [lower, upper] are "
+                                "narrowed until they close (exact) or the states run out (then exit 1, status "
+                                f"unknown; default {MAX_NODES})")
+        if verb != "show":
+            _rules_option(p)
+
+    def more_verbs(self, verbs: SubParsers) -> None:
+        p = verbs.add_parser("play", help="play whole games with a replayable record and final scores")
+        p.add_argument("--players", type=int, default=4)
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--policy", choices=["random", "greedy", "solver"], default="greedy")
+        p.add_argument("--max-turns", type=int, default=1000, help="stop an endless game after this many turns")
+        _rules_option(p)
+        add_common(p)
+        p.set_defaults(func=cmd_play)
+
+        p = verbs.add_parser("audit", help="play K games; longest chain, forced plays, players who could never move")
+        p.add_argument("--games", type=int, default=20)
+        p.add_argument("--players", type=int, default=4)
+        p.add_argument("--seed", type=int, default=0, help="first game seed (games use seed, seed+1, ...)")
+        p.add_argument("--policy", choices=["random", "greedy", "solver"], default="random")
+        _rules_option(p)
+        add_common(p)
+        p.set_defaults(func=cmd_audit)
+
+    # -- the game and the position -----------------------------------------------------------------
+    def make_game(self, args: argparse.Namespace) -> HexenGame:
+        """The game with its edition and the rules options (``--strict-symbol-target``)."""
+        g = super().make_game(args)
+        assert isinstance(g, HexenGame)
+        rules = rules_of(args)
+        return g if rules == g.rules else HexenGame(g.edition, rules)
+
+    def turn_start(self, args: argparse.Namespace) -> tuple[RacePosition, HexenGame]:
+        """The race position before the roll, for the verbs that take a whole turn (``--roll``).
+
+        A position in the middle of a turn (``roll:``/``turn:`` lines) is answered by the protocol
+        verbs instead; these raise a usage error naming why.
+        """
+        gp = self.position(args)
+        assert isinstance(gp, HexenPosition)
+        if gp.roll is not None:
+            raise UsageError(f"{args.verb} takes a position before the roll (--roll R gives the roll); "
+                             f"this one is in the middle of a turn: {gp.status()}", source=args.position)
+        return gp.base, gp.game
+
+    def position_answer(self, pos: Position, args: argparse.Namespace, note: str = "") -> Answer:
+        assert isinstance(pos, HexenPosition)
+        return _pos_answer(pos.base, pos.game.edition, note)
+
+    # -- the verbs -------------------------------------------------------------------------------
+    def new_options(self, game: Game, args: argparse.Namespace) -> dict[str, Any]:
+        assert isinstance(game, HexenGame)
+        ed = game.edition
+        splits = dict(parse_split(s, ed, "--split") for s in (args.split or []))
+        players: int | tuple[str, ...] = args.players
+        if args.clans:
+            players = tuple(args.clans.split(","))
+            for c in players:
+                if c not in ed.clan_ids:
+                    raise UsageError(f"--clans: unknown clan {c!r} (clans: {', '.join(ed.clan_ids)})")
+            if len(players) != args.players and args.players != 4:
+                raise UsageError("--clans and --players disagree")
+            if len(set(players)) != len(players) or not ed.min_players <= len(players) <= ed.max_players:
+                raise UsageError(f"--clans: {ed.min_players}..{ed.max_players} distinct clans")
+        else:
+            check_players(ed, args.players)
+        return {"players": players, "split": splits}
+
+    def random_answer(self, game: Game, args: argparse.Namespace) -> Answer:
+        assert isinstance(game, HexenGame)
+        ed = game.edition
+        check_players(ed, args.players)
+        p, played = random_position(ed, args.seed, args.players, args.turns, game.rules)
+        note = f"# after {len(played)} random legal turn(s): " + "; ".join(
+            f"{pl.roll}:{turn_to_text(pl.plan)}" for pl in played)
+        return _pos_answer(p, ed, note)
+
+    def show_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        """Draw a position; also one in the middle of a turn, or a drawing ``show`` printed."""
+        assert isinstance(pos, HexenPosition)
+        p, ed = pos.base, pos.game.edition
+        data = position_to_json(p, ed)
+        data["neutral"] = list(p.neutral(ed))
+        data["scores"] = {c: p.score(c, ed) for c in p.players}
+        data["warnings"] = p.warnings(ed)
+        if pos.roll is not None:
+            data.update({k: v for k, v in pos.to_json().items() if k in ("roll", "turn")})
+            return Answer(data, pos.board())
+        return Answer(data, board_text(p, ed))
+
+    def check_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        return _check(*self.turn_start(args), args)
+
+    def moves_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        assert isinstance(pos, HexenPosition)
+        if pos.roll is not None:
+            return super().moves_answer(pos, args)  # inside a turn: the protocol's next moves
+        return _moves(pos.base, pos.game, args)
+
+    def solve_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        assert isinstance(pos, HexenPosition)
+        if pos.roll is not None:
+            return super().solve_answer(pos, args)  # inside a turn: gnomekit.solve from there
+        if args.expect:
+            return _solve_expect(args, pos.base, pos.game)
+        return _solve_chain(args, pos.base, pos.game)
+
+    def hint_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        assert isinstance(pos, HexenPosition)
+        if pos.roll is not None:
+            return super().hint_answer(pos, args)
+        h = api.hint(pos, roll=need_roll(args, pos.game.edition))
+        return Answer(h.data, h.text, OK if h.data.get("witch") is not None else NO)
+
+
+def _pos_answer(p: RacePosition, ed: HexenEdition, note: str = "", extra: dict[str, Any] | None = None) -> Answer:
     data = position_to_json(p, ed)
     if extra:
         data.update(extra)
@@ -59,54 +220,6 @@ def _pos_answer(p: Position, ed: HexenEdition, note: str = "", extra: dict[str, 
     if note:
         text += "\n" + note
     return Answer(data, text)
-
-
-def cmd_new(args: argparse.Namespace) -> Answer:
-    ed = edition_of(args)
-    splits = dict(parse_split(s, ed, "--split") for s in (args.split or []))
-    players: int | tuple[str, ...] = args.players
-    if args.clans:
-        players = tuple(args.clans.split(","))
-        for c in players:
-            if c not in ed.clan_ids:
-                raise UsageError(f"--clans: unknown clan {c!r} (clans: {', '.join(ed.clan_ids)})")
-        if len(players) != args.players and args.players != 4:
-            raise UsageError("--clans and --players disagree")
-        if len(set(players)) != len(players) or not ed.min_players <= len(players) <= ed.max_players:
-            raise UsageError(f"--clans: {ed.min_players}..{ed.max_players} distinct clans")
-    else:
-        check_players(ed, args.players)
-    p = new_position(ed, players, args.seed, splits)
-    return _pos_answer(p, ed)
-
-
-def cmd_random(args: argparse.Namespace) -> Answer:
-    ed = edition_of(args)
-    check_players(ed, args.players)
-    if args.turns < 0:
-        raise UsageError("--turns must be 0 or more")
-    p, played = random_position(ed, args.seed, args.players, args.turns, rules_of(args))
-    note = f"# after {len(played)} random legal turn(s): " + "; ".join(
-        f"{pl.roll}:{turn_to_text(pl.plan)}" for pl in played)
-    return _pos_answer(p, ed, note)
-
-
-def cmd_show(args: argparse.Namespace) -> Answer:
-    """Draw a position; also one in the middle of a turn, or a drawing ``show`` printed (read like the API)."""
-    from gnomekit.models.hexen_rennen.game import make_game
-
-    ed = edition_of(args)
-    text_in, name = read_source(args.position)
-    gp = make_game(ed).read(text_in, name)
-    p = gp.base
-    data = position_to_json(p, ed)
-    data["neutral"] = list(p.neutral(ed))
-    data["scores"] = {c: p.score(c, ed) for c in p.players}
-    data["warnings"] = p.warnings(ed)
-    if gp.roll is not None:
-        data.update({k: v for k, v in gp.to_json().items() if k in ("roll", "turn")})
-        return Answer(data, gp.board())
-    return Answer(data, board_text(p, ed))
 
 
 def step_text(s: Step) -> str:
@@ -153,13 +266,14 @@ def report_text(rep: TurnReport) -> str:
     return "\n".join(lines)
 
 
-def cmd_check(args: argparse.Namespace) -> Answer:
-    p, ed = load_position(args)
+def _check(p: RacePosition, game: HexenGame, args: argparse.Namespace) -> Answer:
+    """``check --roll R --turn T``: replay a whole turn (the rules engine's report)."""
+    ed = game.edition
     roll = need_roll(args, ed)
     if args.turn is None:
         raise UsageError("check needs --turn T (e.g. --turn '12 fog:7 ice:5', or 'pass')")
-    plan = parse_turn(args.turn, ed)
-    rep = replay(p, ed, roll, plan, rules_of(args))
+    plan = parse_turn(args.turn, ed, "--turn")
+    rep = replay(p, ed, roll, plan, game.rules)
     data: dict[str, Any] = {
         "legal": rep.legal, "roll": roll, "turn": turn_to_json(plan), "witch": rep.witch,
         "chain": rep.chain, "steps": [s.to_json() for s in rep.steps], "error_at": rep.error_at,
@@ -173,12 +287,13 @@ def cmd_check(args: argparse.Namespace) -> Answer:
     return Answer(data, text, OK if rep.legal else NO)
 
 
-def cmd_moves(args: argparse.Namespace) -> Answer:
+def _moves(p: RacePosition, game: HexenGame, args: argparse.Namespace) -> Answer:
+    """``moves --roll R``: every legal whole turn for the roll, with its chain."""
     from gnomekit.solver.hexen_rennen.moves import all_turns
 
-    p, ed = load_position(args)
+    ed = game.edition
     roll = need_roll(args, ed)
-    turns = all_turns(p, ed, roll, rules_of(args), limit=args.limit)
+    turns = all_turns(p, ed, roll, game.rules, limit=args.limit)
     rows = [[turn_to_text(t.plan), " -> ".join(map(str, t.chain)), str(t.chain[-1] if t.chain else "-")]
             for t in turns.turns]
     data = {"roll": roll, "count": turns.count, "complete": turns.complete,
@@ -201,14 +316,13 @@ def line_json(ln: Any) -> dict[str, Any] | None:
             "plan": turn_to_json(ln.plan), "steps": [s.to_json() for s in ln.steps]}
 
 
-def cmd_solve(args: argparse.Namespace) -> Answer:
-    p, ed = load_position(args)
-    if args.expect:
-        return _solve_expect(args, p, ed)
-    roll = need_roll(args, ed)
+def _solve_chain(args: argparse.Namespace, p: RacePosition, game: HexenGame) -> Answer:
+    """``solve --roll R``: the optimal chain (optionally verified by z3), every witch's value."""
     from gnomekit.solver.hexen_rennen.chain import solve_chain
 
-    sol = solve_chain(p, ed, roll, rules_of(args))
+    ed = game.edition
+    roll = need_roll(args, ed)
+    sol = solve_chain(p, ed, roll, game.rules)
     data: dict[str, Any] = {
         "roll": roll, "to_move": p.to_move, "value": sol.value, "witch": sol.witch,
         "chain": sol.line.chain if sol.line else [],
@@ -223,7 +337,7 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
     if args.verify:
         from gnomekit.solver.hexen_rennen.smt import verify_solution
 
-        v = verify_solution(p, ed, roll, sol, rules_of(args))
+        v = verify_solution(p, ed, roll, sol, game.rules)
         data["verified"] = v.to_json()
     lines = [f"{p.to_move} rolls {roll}"]
     if sol.line is None or sol.value is None:
@@ -257,12 +371,14 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
 MAX_NODES = 150000  # --expect default: states, all witches together; 10-35 s CPU at a game start (benchmarks/README.md)
 
 
-def _solve_expect(args: argparse.Namespace, p: Position, ed: HexenEdition) -> Answer:
+def _solve_expect(args: argparse.Namespace, p: RacePosition, game: HexenGame) -> Answer:
+    """``solve --expect``: the exact expectation before rolling (intervals when the states run out)."""
     from gnomekit.solver.core.result import Status
     from gnomekit.solver.hexen_rennen.expect import expect_result
 
+    ed = game.edition
     rolls = [need_roll(args, ed)] if args.roll is not None else None
-    result = expect_result(p, ed, rules_of(args), rolls=rolls, max_nodes=budget(args.max_nodes, "--max-nodes"))
+    result = expect_result(p, ed, game.rules, rolls=rolls, max_nodes=budget(args.max_nodes, "--max-nodes"))
     res = result.stats["expect"]
     data = res.to_json()
     if result.status is Status.UNKNOWN:
@@ -284,7 +400,7 @@ def _solve_expect(args: argparse.Namespace, p: Position, ed: HexenEdition) -> An
     return Answer(data, "\n".join(lines))
 
 
-def _expect_bounds(args: argparse.Namespace, p: Position, res: Any, data: dict[str, Any]) -> Answer:
+def _expect_bounds(args: argparse.Namespace, p: RacePosition, res: Any, data: dict[str, Any]) -> Answer:
     """Over the state budget: status unknown (exit 1), with the proven interval of every value."""
     from fractions import Fraction
 
@@ -314,19 +430,10 @@ def _expect_bounds(args: argparse.Namespace, p: Position, res: Any, data: dict[s
     return Answer(data, "\n".join(lines), NO)
 
 
-def cmd_hint(args: argparse.Namespace) -> Answer:
-    from gnomekit.solver.hexen_rennen.hint import hint
-
-    p, ed = load_position(args)
-    roll = need_roll(args, ed)
-    h = hint(p, ed, roll, rules_of(args))
-    return Answer(h.data, h.text, OK if h.data.get("witch") is not None else NO)
-
-
 def cmd_play(args: argparse.Namespace) -> Answer:
     from gnomekit.solver.hexen_rennen.play import play_game
 
-    ed = edition_of(args)
+    ed = load_edition(args.edition)
     check_players(ed, args.players)
     g = play_game(ed, args.players, args.seed, args.policy, rules_of(args), max_turns=args.max_turns)
     return Answer(g.to_json(), g.text())
@@ -335,98 +442,10 @@ def cmd_play(args: argparse.Namespace) -> Answer:
 def cmd_audit(args: argparse.Namespace) -> Answer:
     from gnomekit.solver.hexen_rennen.audit import audit
 
-    ed = edition_of(args)
+    ed = load_edition(args.edition)
     check_players(ed, args.players)
     a = audit(ed, args.games, args.players, args.seed, args.policy, rules_of(args))
     return Answer(a.to_json(), a.text())
 
 
-def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> None:  # type: ignore[type-arg]
-    grp = sub.add_parser(name, aliases=aliases, help="Hexen Rennen: chain-reaction witch race",
-                         description="Hexen Rennen: positions, turns, optimal chains, games.")
-    grp.set_defaults(group_parser=grp, func=None)
-    verbs = grp.add_subparsers(dest="verb", metavar="VERB")
-
-    def rules(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--strict-symbol-target", action="store_true",
-                       help="a symbol card is unplayable when the nearest face-up symbol tile is occupied")
-
-    p = verbs.add_parser("new", help="a game at setup (stages laid face down, witches at the start)")
-    p.add_argument("--players", type=int, default=4, help="2-4 (the other clans are neutral; default 4)")
-    p.add_argument("--clans", metavar="A,B,..", help="which clans play, in turn order (default the first N)")
-    p.add_argument("--seed", type=int, default=0, help="shuffles the splits, stages and neutral decks")
-    p.add_argument("--split", action="append", metavar="CLAN=T,T,T,T/T,T,T,T/T,T,T,T",
-                   help="a clan's secret stage split, e.g. weather=S,2,3,4/S,5,6,7/S,8,9,10 (repeatable)")
-    add_common(p)
-    p.set_defaults(func=cmd_new)
-
-    p = verbs.add_parser("random", help="a mid-game position reached by random legal turns")
-    p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--turns", type=int, default=12, help="random turns to play (default 12)")
-    rules(p)
-    add_common(p)
-    p.set_defaults(func=cmd_random)
-
-    p = verbs.add_parser("show", help="read a position (text or JSON) and draw it")
-    p.add_argument("position", help="position file, or - for stdin")
-    add_common(p)
-    p.set_defaults(func=cmd_show)
-
-    p = verbs.add_parser("check", help="replay a turn: the first illegal decision with every reason, or the chain")
-    p.add_argument("position")
-    p.add_argument("--roll", type=int)
-    p.add_argument("--turn", metavar="T", help="'WITCH [CLAN:]DECISION ...', e.g. '12 fog:7 ice:5', or JSON")
-    rules(p)
-    add_common(p)
-    p.set_defaults(func=cmd_check)
-
-    p = verbs.add_parser("moves", help="every legal turn for a roll (witch and decisions) and its chain")
-    p.add_argument("position")
-    p.add_argument("--roll", type=int)
-    p.add_argument("--count", action="store_true", help="print only the number of legal turns")
-    p.add_argument("--limit", type=int, default=10000, help="list at most this many (default 10000)")
-    rules(p)
-    add_common(p)
-    p.set_defaults(func=cmd_moves)
-
-    p = verbs.add_parser("solve", help="the optimal chain for a roll (--roll R), or expectations (--expect)")
-    p.add_argument("position")
-    p.add_argument("--roll", type=int)
-    p.add_argument("--expect", action="store_true",
-                   help="before rolling: exact expected final field of each witch per roll (expectimax over the "
-                        "die and the face-down tiles; with --roll R only that roll)")
-    p.add_argument("--verify", action="store_true", help="also verify the values with the z3 encoding")
-    p.add_argument("--max-nodes", type=int, default=MAX_NODES,
-                   help="--expect: at most this many states (all witches and rolls together, shared equally, what a "
-                        "witch leaves going to the next); intervals "
-                        "[lower, upper] are narrowed until they close (exact) or the states run out (then exit 1, "
-                        f"status unknown; default {MAX_NODES})")
-    rules(p)
-    add_common(p)
-    p.set_defaults(func=cmd_solve)
-
-    p = verbs.add_parser("hint", help="which witch and which cards to play for a roll, and why")
-    p.add_argument("position")
-    p.add_argument("--roll", type=int)
-    rules(p)
-    add_common(p)
-    p.set_defaults(func=cmd_hint)
-
-    p = verbs.add_parser("play", help="play whole games with a replayable record and final scores")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--policy", choices=["random", "greedy", "solver"], default="greedy")
-    p.add_argument("--max-turns", type=int, default=1000, help="stop an endless game after this many turns")
-    rules(p)
-    add_common(p)
-    p.set_defaults(func=cmd_play)
-
-    p = verbs.add_parser("audit", help="play K games; longest chain, forced plays, players who could never move")
-    p.add_argument("--games", type=int, default=20)
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seed", type=int, default=0, help="first game seed (games use seed, seed+1, ...)")
-    p.add_argument("--policy", choices=["random", "greedy", "solver"], default="random")
-    rules(p)
-    add_common(p)
-    p.set_defaults(func=cmd_audit)
+register = HexenCLI().register

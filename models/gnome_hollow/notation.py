@@ -79,7 +79,7 @@ def parse_placement_token(tok: str, source: str = "<placement>", line: int | Non
     return Placement(m.group(1), (int(m.group(2)), int(m.group(3))), o)
 
 
-def parse_placement(text: str, source: str = "--place") -> Placement:
+def parse_placement(text: str, source: str = "<placement>") -> Placement:
     """A placement from the command line: the text token or a JSON object."""
     t = text.strip()
     if t.startswith("{"):
@@ -89,7 +89,7 @@ def parse_placement(text: str, source: str = "--place") -> Placement:
     return parse_placement_token(t, source, 1, 1)
 
 
-def parse_placements(texts: list[str], source: str = "--place") -> list[Placement]:
+def parse_placements(texts: list[str], source: str = "<placements>") -> list[Placement]:
     """Each argument may hold several placements separated by spaces or commas-free tokens."""
     out: list[Placement] = []
     for t in texts:

@@ -15,16 +15,18 @@ from gnomekit.models.gnome_hollow.position import VARIANTS, Gnome, PlayerState, 
 PLAYER_NAMES = ("red", "blue", "green", "yellow", "purple", "orange")
 
 
-def variant_options(edition: GnomeHollowEdition, variants: tuple[str, ...] | list[str]) -> dict[str, str]:
-    """The position options that switch on the named variant boards (``advanced-board``, ``trade-board``)."""
+def variant_options(edition: GnomeHollowEdition, variants: tuple[str, ...] | list[str],
+                    source: str = "variants") -> dict[str, str]:
+    """The position options that switch on the named variant boards (``advanced-board``, ``trade-board``);
+    ``source`` names where the names came from in a mistake's message."""
     out: dict[str, str] = {}
     for v in variants:
         if v not in VARIANTS:
-            raise UsageError(f"unknown variant {v!r} (known: {', '.join(VARIANTS)})", source="--variant", text=v)
+            raise UsageError(f"unknown variant {v!r} (known: {', '.join(VARIANTS)})", source=source, text=v)
         if v == "advanced-board" and not edition.advanced_columns:
-            raise UsageError(f"edition {edition.name} has no [[advanced_board.columns]]", source="--variant", text=v)
+            raise UsageError(f"edition {edition.name} has no [[advanced_board.columns]]", source=source, text=v)
         if v == "trade-board" and not edition.trades:
-            raise UsageError(f"edition {edition.name} has no [trade_board]", source="--variant", text=v)
+            raise UsageError(f"edition {edition.name} has no [trade_board]", source=source, text=v)
         key, value = VARIANTS[v]
         out[key] = value
     return out
@@ -78,7 +80,7 @@ def random_position(edition: GnomeHollowEdition, seed: int, turns: int, players:
     from gnomekit.models.gnome_hollow.scoring import random_turn
 
     if turns < 0:
-        raise UsageError("--turns must be 0 or more")
+        raise UsageError(f"turns must be 0 or more, not {turns}")
     pos = new_position(edition, players, seed, options=options)
     rng = random.Random(f"gnome-hollow/random/{seed}")
     for _ in range(turns):

@@ -554,7 +554,7 @@ _MOVE = re.compile(r"^\s*(?:(pass)|\+\s*(-?\d+)\s*,\s*(-?\d+)"
                    r"|(-?\d+)\s*,\s*(-?\d+)\s*([-=>])\s*(-?\d+)\s*,\s*(-?\d+))\s*$")
 
 
-def parse_move(s: str, source: str = "--move") -> Move:
+def parse_move(s: str, source: str = "<move>") -> Move:
     """Parse ``r,c-r,c`` (step), ``r,c=r,c`` (pair), ``+r,c`` (add), ``pass``, or a JSON move object."""
     if s.lstrip().startswith("{"):
         data, positions = loads_with_positions(s, source)
@@ -567,7 +567,7 @@ def parse_move(s: str, source: str = "--move") -> Move:
         for k in data:
             if k not in ("kind", "from", "to", "text", "bumps", "wins"):  # the last three: output, ignored
                 raise rd.err((k,), 'only the keys "kind", "from", "to" (and "text", "bumps", "wins" as '
-                             "`moves --json` writes them, ignored)", k)
+                             "a list of legal moves in JSON writes them, ignored)", k)
         for k in (("from", "to") if kind == PASS else ("from",) if kind == ADD else ()):
             if k in data:
                 raise rd.err((k,), f'no key "{k}" in a{"n" if kind == ADD else ""} {kind} (it has no such square)', k)

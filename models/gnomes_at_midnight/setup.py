@@ -93,7 +93,7 @@ def random_position(ed: MidnightEdition, seed: int = 0, turns: int = 6) -> tuple
     Stops early when every legal turn would win.
     """
     if turns < 0:
-        raise UsageError("--turns must be 0 or more")
+        raise UsageError(f"turns must be 0 or more, not {turns}")
     pos = new_position(ed, seed)
     rng = random.Random(f"gnomes-at-midnight/random/{seed}")
     played = 0

@@ -353,7 +353,7 @@ def turn_to_json(plan: TurnPlan) -> dict[str, Any]:
                           for d in plan.decisions]}
 
 
-def parse_turn(s: str, edition: HexenEdition, source: str = "--turn") -> TurnPlan:
+def parse_turn(s: str, edition: HexenEdition, source: str = "<turn>") -> TurnPlan:
     """Parse a turn in text (``12 fog:7 ice:S``) or JSON (``{"witch": 12, "decisions": [...]}``)."""
     if s.lstrip().startswith("{"):
         data, positions = loads_with_positions(s, source)

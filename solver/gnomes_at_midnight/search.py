@@ -245,7 +245,7 @@ class Searcher:
 def prepare(pos: Position, decks: str) -> Position:
     """The position the search works on: with ``hidden`` decks every order is forgotten."""
     if decks not in ("open", "hidden"):
-        raise UsageError(f"--decks must be open or hidden, got {decks!r}")
+        raise UsageError(f"decks must be open or hidden, got {decks!r}")
     return pos.hidden() if decks == "hidden" else pos
 
 
@@ -322,7 +322,7 @@ def solve(pos: Position, depth: int = 3, decks: str = "open", probability: bool 
     depths completed (the main line of a proven win is then read off the tables unmetered).
     """
     if depth < 1:
-        raise UsageError("--depth must be 1 or more")
+        raise UsageError(f"depth must be 1 or more, not {depth}")
     t0 = time.perf_counter()
     p = prepare(pos, decks)
     k = Kernel(p)

@@ -94,7 +94,7 @@ class Tablebase:
                                                                   tuple(sorted(p.toadstools))):
             raise UsageError("the tablebase is for the edition's board; this position has another")
         if pos.dance != tuple(sorted(p.dance)) and pos.dance != p.dance:
-            raise UsageError("the tablebase is built for another dance card (use --dance)")
+            raise UsageError("the tablebase is built for another dance card than the position's")
         if pos.bump_limit != p.bump_limit or pos.moon_restricts_adding != p.restrict:
             raise UsageError("the tablebase is built for the edition's bump limit and options")
         for s in (0, 1):
@@ -190,7 +190,7 @@ def build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
     if per_side > MAX_SIDE_PLACEMENTS:
         raise UsageError(f"the tablebase is for small editions such as mini: edition {ed.name!r} "
                          f"({p.rows}x{p.cols}, {G} gnomes a side) has {per_side} placements a side, at most "
-                         f"{MAX_SIDE_PLACEMENTS} are supported (use --edition mini)")
+                         f"{MAX_SIDE_PLACEMENTS} are supported")
     say = progress or (lambda _s, _f: None)
     say("configurations", 0.0)
     keys, st = _configs(n, G)
