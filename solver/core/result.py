@@ -36,6 +36,18 @@ class Result:
     def found(self) -> bool:
         return self.status in (Status.OPTIMAL, Status.SATISFIED)
 
+    def __repr__(self) -> str:
+        """Short: status, value, witness, bound and time (the statistics stay in ``stats``)."""
+        parts = [self.status.value, f"value={self.value!r}"]
+        if self.witness is not None:
+            w = self.witness
+            text = str(w) if not isinstance(w, list | tuple) else "[" + ", ".join(str(x) for x in w) + "]"
+            parts.append(f"witness={text if len(text) <= 80 else text[:77] + '...'}")
+        if self.bound is not None:
+            parts.append(f"bound={self.bound!r}")
+        parts.append(f"{self.seconds:.2f}s")
+        return f"Result({', '.join(parts)})"
+
     @property
     def solved(self) -> bool:
         """A definite answer: optimal, satisfied, or proven to have no solution."""
