@@ -159,6 +159,19 @@ class Position(ABC):
     def to_json(self) -> dict[str, Any]:
         """The position as a JSON object (reads back through ``Game.read``)."""
 
+    # -- pictures -------------------------------------------------------------------------
+    def svg(self, marks: Any = None) -> str:
+        """The position as an SVG picture, with an answer drawn on it (``models.core.svg.Marks``)."""
+        raise NotImplementedError(f"{self.game.name} positions cannot be drawn yet")
+
+    def move_cells(self, move: Any) -> tuple[Hashable, ...]:
+        """The board cells a move occupies or passes (what a picture marks for it)."""
+        return ()
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a position as its picture."""
+        return self.svg()
+
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.key() == other.key()  # type: ignore[attr-defined]
 
