@@ -1,102 +1,40 @@
-"""``gnomekit hedge-mage ...``: the Hedge Mage verbs (thin: parse, call, render)."""
+"""``gnomekit hedge-mage ...``: what is Hedge Mage's own in the common verbs (:mod:`gnomekit.verbs`).
+
+A position file is a garden (the building phase) or a running position (header ``hedge-mage run``
+or JSON ``"phase": "run"``); ``show``, ``check``, ``solve`` and ``hint`` answer for either, in
+their own words: ``check --place`` a placement, ``check --plan`` a running plan, ``solve --goal``
+/ ``--plan`` / ``--phase run|round``.  The renderers live in hedge_mage_solve_cli.py (a garden's
+best placement and hint), hedge_mage_run_cli.py (running) and hedge_mage_round_cli.py (a whole
+round, a running hint); the extra verbs are ``audit``, ``to-run`` and ``play``.
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from gnomekit.common import BAD, NO, OK, Answer, add_common, read_source
+from gnomekit import hedge_mage_audit_cli as audit_cli
+from gnomekit import hedge_mage_play_cli as play_cli
+from gnomekit import hedge_mage_round_cli as round_cli
+from gnomekit import hedge_mage_run_cli as run_cli
+from gnomekit import hedge_mage_solve_cli as solve_cli
+from gnomekit.common import NO, OK, Answer, read_source
+from gnomekit.hedge_mage_solve_cli import draw_with, position_name
 from gnomekit.models.core.errors import UsageError
-from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
-from gnomekit.models.hedge_mage.notation import (
-    garden_to_json,
-    garden_to_text,
-    parse_placement,
-    placement_to_text,
-    read_garden,
-)
+from gnomekit.models.core.protocol import Game, Position
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.game import GardenPosition, HedgeMageGame, RunningPosition
+from gnomekit.models.hedge_mage.notation import parse_placement, placement_to_text, read_garden
 from gnomekit.models.hedge_mage.placement import Placement, PlacementReport, check_placement, with_held_tokens
 from gnomekit.models.hedge_mage.position import Garden
-from gnomekit.models.hedge_mage.setup import new_garden, random_garden
+from gnomekit.models.hedge_mage.running import settle_position
+from gnomekit.models.hedge_mage.running_notation import is_run_text, read_run
+from gnomekit.models.hedge_mage.setup import random_garden
+from gnomekit.solver.hedge_mage.best import TIE_BREAK
+from gnomekit.verbs import GameCLI, SubParsers, seed_option
 
-del BAD
-
-
-def edition_of(args: argparse.Namespace) -> HedgeMageEdition:
-    return load_edition(getattr(args, "edition", None))
-
-
-def position_name(args: argparse.Namespace) -> str:
-    """The name read_source gives the position argument (for errors about the garden as a whole)."""
-    return "<stdin>" if args.position == "-" else str(args.position)
-
-
-def load_garden(args: argparse.Namespace) -> tuple[Garden, HedgeMageEdition]:
-    ed = edition_of(args)
-    text, name = read_source(args.position)
-    return read_garden(text, name, ed), ed
-
-
-def _garden_answer(g: Garden, ed: HedgeMageEdition, extra: dict[str, Any] | None = None,
-                   note: str = "", as_json: bool = False) -> Answer:
-    data = garden_to_json(g)
-    if extra:
-        data = {**data, **extra}
-    if as_json:  # the text is not printed; gardens the text cannot carry still print as JSON
-        return Answer(data, "")
-    text = garden_to_text(g, ed)
-    if note:
-        text += "\n" + note
-    return Answer(data, text)
-
-
-def cmd_new(args: argparse.Namespace) -> Answer:
-    ed = edition_of(args)
-    enchs = tuple(e.strip() for e in args.enchantments.split(",")) if args.enchantments else None
-    try:
-        g, _deck = new_garden(ed, args.seed, enchs)
-    except UsageError as exc:  # the cards named, or the edition's first-game cards, do not fit together
-        raise exc.located(source="--enchantments" if enchs else (args.edition or "the default edition")) from None
-    return _garden_answer(g, ed, as_json=args.json)
-
-
-def cmd_random(args: argparse.Namespace) -> Answer:
-    ed = edition_of(args)
-    try:
-        g, counts = random_garden(ed, args.seed, args.round)
-    except UsageError as exc:  # --round out of range, or the edition's first-game cards do not fit together
-        raise exc.located(source=args.edition or "the default edition") from None
-    skipped = [i + 1 for i, c in enumerate(counts) if c == 0]
-    note = ""
-    if skipped:
-        note = "rounds with no legal placement (nothing placed): " + ", ".join(map(str, skipped))
-    return _garden_answer(g, ed, note=note, as_json=args.json)
-
-
-def cmd_show(args: argparse.Namespace) -> Answer:
-    g, ed = load_garden(args)
-    warnings = g.warnings()
-    if args.json:
-        return Answer({**garden_to_json(g), "warnings": warnings}, "")
-    text = garden_to_text(g, ed)
-    if warnings:
-        # comment lines, so that what show prints reads back as the same garden
-        text += "\n# warnings (no legal play reaches this):\n" + "\n".join(f"#   - {w}" for w in warnings)
-    return Answer({"garden": garden_to_json(g), "warnings": warnings}, text)
-
-
-def draw_with(g: Garden, ed: HedgeMageEdition, marks: dict[tuple[int, int], str]) -> str:
-    """The garden grid with some cells overwritten (for showing a placement)."""
-    from gnomekit.models.hedge_mage.notation import cell_token
-
-    tokens = [[marks.get((r, c)) or cell_token(g, ed, (r, c)) for c in range(g.cols)]
-              for r in range(g.rows)]
-    width = max(3, max(len(t) for row in tokens for t in row) + 1)
-    rw = len(str(g.rows - 1)) + 2
-    lines = [" " * rw + "".join(str(c).ljust(width) for c in range(g.cols)).rstrip()]
-    for r, row in enumerate(tokens):
-        lines.append(str(r).rjust(rw - 2) + "  " + "".join(t.ljust(width) for t in row).rstrip())
-    return "\n".join(lines)
+#: The common verbs that answer for a running position as well as for a garden.
+RUN_VERBS = ("show", "check", "solve", "hint")
 
 
 def placement_marks(g: Garden, ed: HedgeMageEdition, p: Placement) -> tuple[dict[tuple[int, int], str], list[str]]:
@@ -124,6 +62,7 @@ def placement_marks(g: Garden, ed: HedgeMageEdition, p: Placement) -> tuple[dict
 
 
 def report_text(g: Garden, ed: HedgeMageEdition, rep: PlacementReport) -> str:
+    """``check --place`` in words: legal with its points, or every broken rule; the placement drawn."""
     p = rep.placement
     try:
         name = placement_to_text(p, ed)
@@ -151,11 +90,12 @@ def report_text(g: Garden, ed: HedgeMageEdition, rep: PlacementReport) -> str:
     return "\n".join(lines)
 
 
-def cmd_check(args: argparse.Namespace) -> Answer:
-    g, ed = load_garden(args)
+def check_placement_answer(pos: GardenPosition, args: argparse.Namespace) -> Answer:
+    """``check GARDEN --place PLACEMENT``: exit 0 legal (with its points), 1 illegal (every broken rule)."""
+    g, ed = pos.garden, pos.game.edition
     if not args.place:
         raise UsageError("check needs --place PLACEMENT (e.g. --place L4:R90@3,4)")
-    p = with_held_tokens(g, parse_placement(args.place, ed))
+    p = with_held_tokens(g, parse_placement(args.place, ed, "--place"))
     if args.method == "networkx":  # the cut-off rule decided on the networkx ground graph
         from gnomekit.solver.hedge_mage.graph import check_placement_networkx
 
@@ -166,14 +106,18 @@ def cmd_check(args: argparse.Namespace) -> Answer:
     return Answer(rep.to_json(), text, OK if rep.legal else NO)
 
 
-def cmd_moves(args: argparse.Namespace) -> Answer:
+def moves_answer(pos: GardenPosition, args: argparse.Namespace) -> Answer:
+    """``moves GARDEN``: every legal placement of the tile to place (or ``--tile``), with its points."""
     from gnomekit.solver.hedge_mage.placements import enumerate_all, tiles_for
 
-    g, ed = load_garden(args)
+    g, ed = pos.garden, pos.game.edition
     try:
-        tiles = list(dict.fromkeys(tiles_for(g, ed, args.tile)))  # a tile named twice is listed once
+        tiles = list(dict.fromkeys(tiles_for(g, ed, args.tile, source="--tile")))  # a tile named twice: once
     except UsageError as exc:
-        raise exc.located(source=position_name(args)) from None
+        if args.tile is None:  # no tile named and none revealed: that is about the position file
+            raise UsageError(f"{exc.message}; name one with --tile T (or all)",
+                             source=position_name(args)) from None
+        raise
     kept_note = ""
     if args.tile is None:  # the tile to place this round: the kept tile when the card names the given-away one
         from gnomekit.solver.hedge_mage.best import tile_options
@@ -225,66 +169,200 @@ def cmd_moves(args: argparse.Namespace) -> Answer:
     return Answer(data, text, OK if total else NO)
 
 
-def register(sub: argparse._SubParsersAction, name: str, aliases: list[str]) -> None:  # type: ignore[type-arg]
-    grp = sub.add_parser(name, aliases=aliases, help="Hedge Mage: maze building and running",
-                         description="Hedge Mage: gardens, hedge placements, solvers.")
-    grp.set_defaults(group_parser=grp, func=None)
-    verbs = grp.add_subparsers(dest="verb", metavar="VERB")
+class HedgeMageCLI(GameCLI):
+    """The common verbs in Hedge Mage's words: gardens and running positions, placements and plans."""
 
-    p = verbs.add_parser("new", help="a garden at setup (round 1, first card revealed)")
-    p.add_argument("--seed", type=int, default=0, help="shuffles gnomes and the deck (default 0)")
-    p.add_argument("--enchantments", metavar="A,B,C",
-                   help="enchantment card ids (default: the first-game three)")
-    add_common(p)
-    p.set_defaults(func=cmd_new)
+    name = "hedge-mage"
+    help = "Hedge Mage: maze building and running"
+    description = "Hedge Mage: gardens, hedge placements, solvers."
+    verb_help = {
+        "new": "a garden at setup (round 1, first card revealed)",
+        "random": "a garden after K random legal building rounds",
+        "show": "read a garden (text or JSON) and print it",
+        "check": "is a placement legal? every broken rule, or its points",
+        "moves": "every legal placement of the revealed tile (or --tile)",
+        "solve": "the best placement this round (--goal points|block) or a plan (--plan T1,T2,...)",
+        "hint": "the recommended placement and why, with the alternatives it beat",
+    }
+    verb_description = {
+        "solve": "The best legal placement of the revealed tile (and of the 2x1 substitute while it is "
+                 "unused). " + TIE_BREAK + ".",
+        "hint": "Recommends the largest movement points + W x block (W = --block-weight, default 1). "
+                + TIE_BREAK + ".",
+    }
+    position_help = "garden file, or - for stdin"
 
-    p = verbs.add_parser("random", help="a garden after K random legal building rounds")
-    p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--round", type=int, default=3, metavar="K", help="rounds to play (default 3)")
-    add_common(p)
-    p.set_defaults(func=cmd_random)
+    # -- the parser --------------------------------------------------------------------------------
+    def options(self, verb: str, p: argparse.ArgumentParser) -> None:
+        if verb == "new":
+            seed_option(p, "shuffles gnomes and the deck (default 0)")
+            p.add_argument("--enchantments", metavar="A,B,C",
+                           help="enchantment card ids (default: the first-game three)")
+        elif verb == "random":
+            p.add_argument("--round", type=int, default=3, metavar="K", help="rounds to play (default 3)")
+        elif verb == "check":
+            p.add_argument("--place", metavar="PLACEMENT",
+                           help="TILE:ORIENTATION@ROW,COL (sigil cell) or a JSON placement object")
+            p.add_argument("--any-tile", action="store_true",
+                           help="do not check that the tile is the revealed one (geometry only)")
+            p.add_argument("--method", choices=["flood", "networkx"], default="flood",
+                           help="how ground connectivity (the cut-off rule) is decided: flood fill (default) or "
+                           "the networkx ground graph (same answers, slower)")
+        elif verb == "moves":
+            p.add_argument("--tile", metavar="T", help="a tile name, a comma list, or 'all'")
+            p.add_argument("--method", choices=["enumerate", "sat", "networkx"], default="enumerate",
+                           help="enumerate (bitboards, default), sat, or networkx (ground connectivity on the "
+                           "networkx ground graph); all give the same placements")
+            p.add_argument("--count", action="store_true", help="print only the number of placements")
+        elif verb == "solve":
+            solve_cli.solve_options(p)
+        elif verb == "hint":
+            solve_cli.hint_options(p)
 
-    p = verbs.add_parser("show", help="read a garden (text or JSON) and print it")
-    p.add_argument("position", help="garden file, or - for stdin")
-    add_common(p)
-    p.set_defaults(func=cmd_show)
+    def late_options(self, verb: str, p: argparse.ArgumentParser) -> None:
+        """The running-position options (listed after ``--json``/``--edition``, as they always were)."""
+        if verb == "check":
+            run_cli.check_options(p)
+        elif verb == "solve":
+            run_cli.solve_options(p)
+            round_cli.solve_options(p)
+        elif verb == "hint":
+            round_cli.hint_options(p)
 
-    p = verbs.add_parser("check", help="is a placement legal? every broken rule, or its points")
-    p.add_argument("position", help="garden file, or - for stdin")
-    p.add_argument("--place", metavar="PLACEMENT",
-                   help="TILE:ORIENTATION@ROW,COL (sigil cell) or a JSON placement object")
-    p.add_argument("--any-tile", action="store_true",
-                   help="do not check that the tile is the revealed one (geometry only)")
-    p.add_argument("--method", choices=["flood", "networkx"], default="flood",
-                   help="how ground connectivity (the cut-off rule) is decided: flood fill (default) or "
-                   "the networkx ground graph (same answers, slower)")
-    add_common(p)
-    p.set_defaults(func=cmd_check)
+    def more_verbs(self, verbs: SubParsers) -> None:
+        audit_cli.register(verbs)
+        run_cli.to_run_parser(verbs).set_defaults(func=self.cmd_to_run)
+        play_cli.register(verbs)
 
-    p = verbs.add_parser("moves", help="every legal placement of the revealed tile (or --tile)")
-    p.add_argument("position", help="garden file, or - for stdin")
-    p.add_argument("--tile", metavar="T", help="a tile name, a comma list, or 'all'")
-    p.add_argument("--method", choices=["enumerate", "sat", "networkx"], default="enumerate",
-                   help="enumerate (bitboards, default), sat, or networkx (ground connectivity on the "
-                   "networkx ground graph); all give the same placements")
-    p.add_argument("--count", action="store_true", help="print only the number of placements")
-    add_common(p)
-    p.set_defaults(func=cmd_moves)
+    # -- the game and the position -----------------------------------------------------------------
+    def make_game(self, args: argparse.Namespace) -> HedgeMageGame:
+        g = super().make_game(args)
+        assert isinstance(g, HedgeMageGame)
+        return g
 
-    _register_more(verbs)
+    @staticmethod
+    def runs(text: str, args: argparse.Namespace) -> bool:
+        """Whether the verb answers for a running position: the file is one, or ``solve --phase run``."""
+        return args.verb in RUN_VERBS and (is_run_text(text) or getattr(args, "phase", None) == "run")
+
+    def position(self, args: argparse.Namespace) -> Position:
+        """The garden or running position of FILE; options that do not fit its kind are refused first."""
+        if args.verb == "moves":  # moves has always loaded the edition before reading the garden
+            game = self.make_game(args)
+            text, source = read_source(args.position)
+            return self.read(game, text, source, args)
+        text, source = read_source(args.position)
+        phase = getattr(args, "phase", None)
+        if self.runs(text, args):
+            if phase not in (None, "run"):
+                raise UsageError(f"--phase {phase} does not go with a running position")
+            if getattr(args, "method", "flood") != "flood" and args.verb == "check":
+                raise UsageError(f"--method {args.method} decides ground connectivity of a garden's placement; "
+                                 "a running position has none to decide")
+        elif getattr(args, "run_plan", None) is not None:
+            raise UsageError("--plan needs a running position (header 'hedge-mage run' or JSON \"phase\": \"run\")")
+        return self.read(self.make_game(args), text, source, args)
+
+    def read(self, game: Game, text: str, source: str, args: argparse.Namespace) -> Position:
+        """A garden, or a running position settled (who woke at the start kept as ``args.woke``)."""
+        assert isinstance(game, HedgeMageGame)
+        ed = game.edition
+        if self.runs(text, args):
+            raw = read_run(text, source, ed)
+            if args.verb == "hint":
+                probs = raw.problems(ed)
+                if probs:
+                    raise UsageError("the running position is not well formed: " + "; ".join(probs), source=source)
+            settled, args.woke = settle_position(raw, ed)
+            return RunningPosition(game, settled)
+        if getattr(args, "phase", None) == "round" and not getattr(args, "rival", None):
+            raise UsageError("--phase round needs --rival FILE: the rival's garden where your mages run (a running "
+                             "position from `to-run`, or a garden)", source="--phase round")
+        return GardenPosition(game, read_garden(text, source, ed))
+
+    def position_answer(self, pos: Position, args: argparse.Namespace, note: str = "") -> Answer:
+        """A garden as JSON, or drawn (with a note); under ``--json`` the drawing is not made."""
+        if args.json:  # the text is not printed; gardens the text cannot carry still print as JSON
+            return Answer(pos.to_json(), "")
+        text = pos.to_text()
+        return Answer(pos.to_json(), text + "\n" + note if note else text)  # the note after a blank line
+
+    # -- the verbs ---------------------------------------------------------------------------------
+    def new_answer(self, game: Game, args: argparse.Namespace) -> Answer:
+        enchs = tuple(e.strip() for e in args.enchantments.split(",")) if args.enchantments else None
+        try:
+            pos = game.new(seed=args.seed, enchantments=enchs)
+        except UsageError as exc:  # the cards named, or the edition's first-game cards, do not fit together
+            raise exc.located(source="--enchantments" if enchs else (args.edition or "the default edition")) from None
+        return self.position_answer(pos, args)
+
+    def random_answer(self, game: Game, args: argparse.Namespace) -> Answer:
+        """``random``: ``--round K`` random legal rounds, and which of them could place nothing."""
+        assert isinstance(game, HedgeMageGame)
+        cards = len(game.edition.deck) - game.edition.removed  # the dealt deck: one card a round
+        if args.round < 0:
+            raise UsageError("expected a number of rounds >= 0", source="--round", text=str(args.round))
+        if args.round > cards:
+            raise UsageError(f"expected at most {cards} rounds (the deck has {cards} cards)", source="--round",
+                             text=str(args.round))
+        try:
+            g, counts = random_garden(game.edition, args.seed, args.round)
+        except UsageError as exc:  # the edition's first-game cards do not fit together
+            raise exc.located(source=args.edition or "the default edition") from None
+        skipped = [i + 1 for i, c in enumerate(counts) if c == 0]
+        note = ""
+        if skipped:
+            note = "rounds with no legal placement (nothing placed): " + ", ".join(map(str, skipped))
+        return self.position_answer(game.garden(g), args, note)
+
+    def show_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        """A garden with its warnings as comment lines (so that it reads back), or a running position."""
+        if isinstance(pos, RunningPosition):
+            return run_cli.show_answer(pos, args.woke, args.json)
+        assert isinstance(pos, GardenPosition)
+        warnings = pos.warnings()
+        if args.json:
+            return Answer({**pos.to_json(), "warnings": warnings}, "")
+        text = pos.to_text()
+        if warnings:
+            text += "\n# warnings (no legal play reaches this):\n" + "\n".join(f"#   - {w}" for w in warnings)
+        return Answer({"garden": pos.to_json(), "warnings": warnings}, text)
+
+    def check_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        """``--place`` on a garden, ``--plan`` on a running position."""
+        if isinstance(pos, RunningPosition):
+            return run_cli.check_answer(pos, args.woke, args)
+        assert isinstance(pos, GardenPosition)
+        return check_placement_answer(pos, args)
+
+    def moves_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        assert isinstance(pos, GardenPosition)
+        return moves_answer(pos, args)
+
+    def solve_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        """The best placement or a plan of tiles (a garden), the best running plan, or a whole round."""
+        if isinstance(pos, RunningPosition):
+            return run_cli.solve_answer(pos, args.woke, args)
+        assert isinstance(pos, GardenPosition)
+        if args.phase == "round":
+            return round_cli.solve_answer(pos, args)
+        return solve_cli.solve_answer(pos, args)
+
+    def hint_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
+        if isinstance(pos, RunningPosition):
+            return round_cli.hint_answer(pos, args.woke, args)
+        assert isinstance(pos, GardenPosition)
+        return solve_cli.hint_answer(pos, args)
+
+    def cmd_to_run(self, args: argparse.Namespace) -> Answer:
+        """``to-run GARDEN --points N``: the running phase in this garden (``GardenPosition.to_run``)."""
+        game = self.make_game(args)
+        text, name = read_source(args.position)
+        garden = GardenPosition(game, read_garden(text, name, game.edition))
+        enchs = tuple(args.enchantments.split(",")) if args.enchantments else None
+        run = garden.to_run(args.points, enchantments=enchs, tokens=args.tokens,
+                            springshroom_tokens=args.springshroom_tokens)
+        return Answer(run.to_json(), "" if args.json else run.to_text())
 
 
-def _register_more(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Verbs implemented in other modules (solve, hint, audit, running, play, round) register here."""
-    from gnomekit import (
-        hedge_mage_audit_cli,
-        hedge_mage_play_cli,
-        hedge_mage_round_cli,
-        hedge_mage_run_cli,
-        hedge_mage_solve_cli,
-    )
-
-    # No fallback: a module that fails to import is an error that names it.
-    for mod in (hedge_mage_solve_cli, hedge_mage_audit_cli, hedge_mage_run_cli, hedge_mage_play_cli,
-                hedge_mage_round_cli):
-        mod.register(verbs)
+register = HedgeMageCLI().register

@@ -123,6 +123,8 @@ def _replay(args: argparse.Namespace, ed: HedgeMageEdition) -> Answer:
             p = p[:-1]
         line, col = positions.get(p, (None, None))
         where = path_str(exc.path)
+        if tuple(exc.path) == ("edition",):  # a record of another edition: the option that loads it
+            exc.message += " (pass --edition)"
         if not exc.rules:
             raise NotationError(f"{where}: {exc.message}", source=name, line=line, column=col) from None
         loc = f"{name}:{line}:{col}" if line is not None else name

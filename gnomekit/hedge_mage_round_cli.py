@@ -1,35 +1,31 @@
-"""``solve GARDEN --phase round --rival RIVAL`` and ``hint`` on a running position (thin: parse, call, render).
+"""``solve GARDEN --phase round --rival RIVAL`` and ``hint`` on a running position (render only).
 
-Registered from gnomekit/hedge_mage_cli.py (``_register_more``), after the
-running verbs: it adds ``--rival`` and ``--priority`` to ``solve`` (the
-``--phase round`` branch of gnomekit/hedge_mage_run_cli.py calls
-:func:`cmd_round_solve`) and routes ``hint`` on a running position to
-:func:`cmd_run_hint`; building-phase gardens go to the original ``hint``.
+The verbs are :class:`gnomekit.hedge_mage_cli.HedgeMageCLI`'s: this module adds ``--rival`` and
+``--priority`` to ``solve`` and ``--max-states`` to ``hint``, and puts the answers in words.
 """
 
 from __future__ import annotations
 
 import argparse
-import io
-import sys
-from collections.abc import Callable
 from typing import Any
 
 from gnomekit.common import NO, OK, Answer, budget, read_source
+from gnomekit.hedge_mage_solve_cli import position_name
 from gnomekit.models.core.errors import GnomekitError, UsageError
-from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.game import GardenPosition, RunningPosition
 from gnomekit.models.hedge_mage.notation import placement_to_text, read_garden
-from gnomekit.models.hedge_mage.running import RunPosition, execute_plan, run_position_from_garden, settle_position
+from gnomekit.models.hedge_mage.running import (
+    Event,
+    RunPosition,
+    execute_plan,
+    run_position_from_garden,
+    settle_position,
+)
 from gnomekit.models.hedge_mage.running_notation import action_to_text, is_run_text, read_run, run_to_json, run_to_text
 from gnomekit.solver.core.result import Status
 from gnomekit.solver.hedge_mage.round import OBJECTIVE, RoundChoice, solve_round
 from gnomekit.solver.hedge_mage.run_hint import RunHint, StepWords, run_hint, value_words
-
-Verb = Callable[[argparse.Namespace], Answer]
-
-
-def _position_name(args: argparse.Namespace) -> str:
-    return "<stdin>" if args.position == "-" else str(args.position)
 
 
 def load_rival(path: str, ed: HedgeMageEdition) -> tuple[RunPosition, list[str]]:
@@ -60,14 +56,10 @@ def _plan_lines(steps: list[StepWords], indent: str = "  ") -> list[str]:
     return out
 
 
-def cmd_round_solve(args: argparse.Namespace, text: str, name: str) -> Answer:
+def solve_answer(pos: GardenPosition, args: argparse.Namespace) -> Answer:
     """``solve OUR-GARDEN --phase round --rival RIVAL``: placement and running plan together."""
-    ed = load_edition(getattr(args, "edition", None))
-    rival_path = getattr(args, "rival", None)
-    if not rival_path:
-        raise UsageError("--phase round needs --rival FILE: the rival's garden where your mages run (a running "
-                         "position from `to-run`, or a garden)", source="--phase round")
-    garden = read_garden(text, name, ed)
+    garden, ed, name = pos.garden, pos.game.edition, position_name(args)
+    rival_path = args.rival  # required: HedgeMageCLI.read refuses --phase round without it
     rival, notes = load_rival(rival_path, ed)
     try:
         res = solve_round(garden, rival, ed, priority=args.priority, substitution=not args.no_substitution,
@@ -127,14 +119,9 @@ def cmd_round_solve(args: argparse.Namespace, text: str, name: str) -> Answer:
     return Answer(data, "\n".join(lines), OK)
 
 
-def cmd_run_hint(args: argparse.Namespace, text: str, name: str) -> Answer:
+def hint_answer(position: RunningPosition, woke: list[Event], args: argparse.Namespace) -> Answer:
     """``hint`` on a running position: the best plan in words and the runner-up."""
-    ed = load_edition(getattr(args, "edition", None))
-    pos = read_run(text, name, ed)
-    probs = pos.problems(ed)
-    if probs:
-        raise UsageError("the running position is not well formed: " + "; ".join(probs), source=name)
-    pos, woke = settle_position(pos, ed)
+    pos, ed = position.run, position.game.edition
     max_states = budget(getattr(args, "max_states", None), "--max-states")
     res = run_hint(pos, ed, max_states=max_states)
     data: dict[str, Any] = {"phase": "run", "goal": "hint", "status": str(res.status),
@@ -181,31 +168,17 @@ def cmd_run_hint(args: argparse.Namespace, text: str, name: str) -> Answer:
     return Answer(data, "\n".join(lines), OK)
 
 
-def _wrap_hint(old: Verb) -> Verb:
-    def verb(args: argparse.Namespace) -> Answer:
-        text, name = read_source(args.position)
-        if args.position == "-":
-            sys.stdin = io.StringIO(text)  # the original verb reads it again
-        if is_run_text(text):
-            return cmd_run_hint(args, text, name)
-        return old(args)
-
-    return verb
+def solve_options(p: argparse.ArgumentParser) -> None:
+    """``solve``'s whole-round options: the rival's garden and what comes first."""
+    p.add_argument("--rival", metavar="FILE",
+                   help="--phase round: the rival's garden where your mages run (running position or garden)")
+    p.add_argument("--priority", choices=["run", "block"], default="run",
+                   help="--phase round: run (default): best running value first, then block; block: the "
+                   "hardest maze first")
 
 
-def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add ``--rival``/``--priority`` to ``solve`` and the running-position branch of ``hint``."""
-    choices = verbs.choices
-    if "solve" in choices:
-        p = choices["solve"]
-        p.add_argument("--rival", metavar="FILE",
-                       help="--phase round: the rival's garden where your mages run (running position or garden)")
-        p.add_argument("--priority", choices=["run", "block"], default="run",
-                       help="--phase round: run (default): best running value first, then block; block: the "
-                       "hardest maze first")
-    if "hint" in choices:
-        p = choices["hint"]
-        p.add_argument("--max-states", type=int, default=200_000, metavar="N",
-                       help="running position: give up after N states per search (the best plan: status "
-                       "unknown; the runner-up: not determined; default 200000)")
-        p.set_defaults(func=_wrap_hint(p.get_default("func")))
+def hint_options(p: argparse.ArgumentParser) -> None:
+    """``hint``'s running option: the state budget of each search."""
+    p.add_argument("--max-states", type=int, default=200_000, metavar="N",
+                   help="running position: give up after N states per search (the best plan: status "
+                   "unknown; the runner-up: not determined; default 200000)")

@@ -1,57 +1,31 @@
-"""Maze running at the command line: ``check POS --plan PLAN``, ``solve POS --phase run``, ``to-run``, ``show``.
+"""Maze running at the command line: ``check POS --plan PLAN``, ``solve POS [--phase run]``, ``show``, ``to-run``.
 
-Registered from gnomekit/hedge_mage_cli.py (``_register_more``).  It adds
-options to the existing ``check``, ``solve`` and ``show`` verbs and routes a
-running position (text header ``hedge-mage run`` or JSON ``"phase": "run"``) to
-the running engine; building-phase gardens go to the original verbs unchanged.
+The verbs are :class:`gnomekit.hedge_mage_cli.HedgeMageCLI`'s, which reads a running position
+(text header ``hedge-mage run`` or JSON ``"phase": "run"``) and hands it here, settled, with who
+woke at the start; this module adds the running options and puts the answers in words.
 """
 
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from gnomekit.common import NO, OK, Answer, add_common, budget, read_source
 from gnomekit.models.core.errors import UsageError
-from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
-from gnomekit.models.hedge_mage.notation import read_garden
-from gnomekit.models.hedge_mage.running import (
-    Event,
-    PlanReport,
-    RunPosition,
-    execute_plan,
-    run_position_from_garden,
-    running_score,
-    settle_position,
-)
-from gnomekit.models.hedge_mage.running_notation import (
-    action_to_text,
-    is_run_text,
-    parse_plan,
-    read_run,
-    run_to_json,
-    run_to_text,
-)
-
-Verb = Callable[[argparse.Namespace], Answer]
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.game import RunningPosition
+from gnomekit.models.hedge_mage.running import Event, PlanReport, RunPosition, execute_plan, running_score
+from gnomekit.models.hedge_mage.running_notation import action_to_text, parse_plan, run_to_json, run_to_text
 
 # seconds to about a minute on a default 10x10 position (measured on the loaded 2-core machine,
 # docs/rules/hedge-mage-running.md "Solving"); beyond it the answer is the best plan found so far
 DEFAULT_MAX_STATES = 150_000
 
 
-def _load(args: argparse.Namespace, text: str, name: str) -> tuple[RunPosition, HedgeMageEdition, list[Event]]:
-    ed = load_edition(getattr(args, "edition", None))
-    pos = read_run(text, name, ed)
-    pos, woke = settle_position(pos, ed)
-    return pos, ed, woke
-
-
-def _plan_text(args: argparse.Namespace) -> tuple[str, str]:
-    p: str = args.plan
+def _plan_text(p: str) -> tuple[str, str]:
+    """The plan's text and its name in messages: the ``--plan`` value, or the file of ``@FILE``."""
     if p.startswith("@"):
         return read_source(p[1:])
     return p, "--plan"
@@ -127,11 +101,12 @@ def _done(shown: Callable[[str], None] | None) -> None:
         sys.stderr.flush()
 
 
-def cmd_run_check(args: argparse.Namespace, text: str, name: str) -> Answer:
-    pos, ed, woke = _load(args, text, name)
-    if getattr(args, "plan", None) is None:  # an empty plan ('' or '[]', as solve may print) is a plan
+def check_answer(position: RunningPosition, woke: list[Event], args: argparse.Namespace) -> Answer:
+    """``check RUN --plan PLAN``: the plan executed (legal, or the first illegal action with every reason)."""
+    pos, ed = position.run, position.game.edition
+    if args.run_plan is None:  # an empty plan ('' or '[]', as solve may print) is a plan
         raise UsageError("check on a running position needs --plan PLAN (actions, or @FILE)")
-    ptext, pname = _plan_text(args)
+    ptext, pname = _plan_text(args.run_plan)
     plan = parse_plan(ptext, ed, pname)
     rep = execute_plan(pos, ed, plan)
     if rep.failed is not None and rep.failed < len(plan):
@@ -139,11 +114,12 @@ def cmd_run_check(args: argparse.Namespace, text: str, name: str) -> Answer:
     return report_answer(rep, ed, woke, args.json)
 
 
-def cmd_run_solve(args: argparse.Namespace, text: str, name: str) -> Answer:
+def solve_answer(position: RunningPosition, woke: list[Event], args: argparse.Namespace) -> Answer:
+    """``solve RUN``: the optimal running plan (or, at the state budget, the best found and the bound)."""
     from gnomekit.solver.core.result import Status
     from gnomekit.solver.hedge_mage.running import solve_run
 
-    pos, ed, woke = _load(args, text, name)
+    pos, ed = position.run, position.game.edition
     if pos.transit is not None:  # pragma: no cover - the notation cannot express it
         raise UsageError("the position has a character passing through another")
     if getattr(args, "run_method", "search") == "encoding":  # the second exact method (small positions)
@@ -205,91 +181,41 @@ def cmd_run_solve(args: argparse.Namespace, text: str, name: str) -> Answer:
     return Answer(data, "\n".join(lines), OK if optimal else NO)
 
 
-def cmd_to_run(args: argparse.Namespace) -> Answer:
-    ed = load_edition(getattr(args, "edition", None))
-    text, name = read_source(args.position)
-    g = read_garden(text, name, ed)
-    enchs = tuple(args.enchantments.split(",")) if args.enchantments else ed.first_game
-    pos = run_position_from_garden(g, ed, enchs, args.points, tokens=args.tokens,
-                                   springshroom_tokens=args.springshroom_tokens)
-    probs = pos.problems(ed)
-    if probs:
-        raise UsageError("the running position is not well formed: " + "; ".join(probs))
-    return Answer(run_to_json(pos, ed), "" if args.json else run_to_text(pos, ed))
-
-
-def _read_once(args: argparse.Namespace) -> tuple[str, str]:
-    """Read the position once; for stdin, put the text back so the original verb can read it."""
-    text, name = read_source(args.position)
-    if args.position == "-":
-        sys.stdin = io.StringIO(text)
-    return text, name
-
-
-def _wrap(old: Verb, run_verb: Callable[[argparse.Namespace, str, str], Answer], forced: str | None = None) -> Verb:
-    def verb(args: argparse.Namespace) -> Answer:
-        text, name = _read_once(args)
-        phase = getattr(args, "phase", None)
-        if is_run_text(text) or (forced is not None and phase == forced):
-            if phase not in (None, "run"):
-                raise UsageError(f"--phase {phase} does not go with a running position")
-            return run_verb(args, text, name)
-        if getattr(args, "run_plan", None) is not None:
-            raise UsageError("--plan needs a running position (header 'hedge-mage run' or JSON \"phase\": \"run\")")
-        if phase == "run":
-            raise UsageError("--phase run needs a running position (make one with `to-run GARDEN --points N`)")
-        if phase == "round":  # hook: gnomekit/hedge_mage_round_cli.py
-            from gnomekit.hedge_mage_round_cli import cmd_round_solve
-
-            return cmd_round_solve(args, text, name)
-        return old(args)
-
-    return verb
-
-
-def _show_run(args: argparse.Namespace, text: str, name: str) -> Answer:
-    pos, ed, woke = _load(args, text, name)
+def show_answer(position: RunningPosition, woke: list[Event], as_json: bool) -> Answer:
+    """``show RUN``: the settled position, who woke at the start as a comment line (it reads back)."""
+    pos, ed = position.run, position.game.edition
     data = run_to_json(pos, ed)
-    out = run_to_text(pos, ed) if not args.json else ""
+    out = run_to_text(pos, ed) if not as_json else ""
     if woke:
         data["woke_at_start"] = [e.to_json() for e in woke]
         out += "\n# at the start: " + _events(woke)  # a comment: the output reads back as the position
     return Answer(data, out)
 
 
-def _check_run(args: argparse.Namespace, text: str, name: str) -> Answer:
-    if getattr(args, "method", "flood") != "flood":
-        raise UsageError(f"--method {args.method} decides ground connectivity of a garden's placement; "
-                         "a running position has none to decide")
-    args.plan = args.run_plan
-    return cmd_run_check(args, text, name)
+def check_options(p: argparse.ArgumentParser) -> None:
+    """``check``'s running option: the plan to execute."""
+    p.add_argument("--plan", dest="run_plan", metavar="PLAN",
+                   help="running position: actions to execute (e.g. 'M1>3,4>3,5 M1+3,6 T'), or @FILE")
 
 
-def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add the running options to check/solve/show and the ``to-run`` verb."""
-    choices = verbs.choices
-    if "check" in choices:
-        p = choices["check"]
-        p.add_argument("--plan", dest="run_plan", metavar="PLAN",
-                       help="running position: actions to execute (e.g. 'M1>3,4>3,5 M1+3,6 T'), or @FILE")
-        p.set_defaults(func=_wrap(p.get_default("func"), _check_run))
-    if "solve" in choices:
-        p = choices["solve"]
-        p.add_argument("--phase", choices=["build", "run", "round"],
-                       help="run: the optimal maze-running plan of a running position (default for one)")
-        p.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
-                       help="running: stop after N states with the best plan found so far, not proven optimal "
-                       f"(status unknown, exit 1; default {DEFAULT_MAX_STATES}: seconds to about a minute)")
-        p.add_argument("--run-method", choices=["search", "encoding"], default="search",
-                       help="running: search (default) or encoding (z3 planning encoding, small positions; "
-                       "--time-limit applies)")
-        p.set_defaults(func=_wrap(p.get_default("func"), cmd_run_solve, forced="run"))
-    if "show" in choices:
-        p = choices["show"]
-        p.set_defaults(func=_wrap(p.get_default("func"), _show_run))
-    p = verbs.add_parser("to-run", help="a running position from a (rival's) garden: --points N",
-                         description="Starts the maze running phase in this garden: the mages and gnomes as "
-                         "drawn, the round's movement points, tokens held.")
+def solve_options(p: argparse.ArgumentParser) -> None:
+    """``solve``'s running options: the phase, the state budget, the method."""
+    p.add_argument("--phase", choices=["build", "run", "round"],
+                   help="run: the optimal maze-running plan of a running position (default for one)")
+    p.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
+                   help="running: stop after N states with the best plan found so far, not proven optimal "
+                   f"(status unknown, exit 1; default {DEFAULT_MAX_STATES}: seconds to about a minute)")
+    p.add_argument("--run-method", choices=["search", "encoding"], default="search",
+                   help="running: search (default) or encoding (z3 planning encoding, small positions; "
+                   "--time-limit applies)")
+
+
+def to_run_parser(verbs: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """The ``to-run`` verb's parser (the verb itself is ``HedgeMageCLI.cmd_to_run``)."""
+    p: argparse.ArgumentParser = verbs.add_parser(
+        "to-run", help="a running position from a (rival's) garden: --points N",
+        description="Starts the maze running phase in this garden: the mages and gnomes as "
+        "drawn, the round's movement points, tokens held.")
     p.add_argument("position", help="garden file, or - for stdin")
     p.add_argument("--points", type=int, required=True, help="the round's movement points")
     p.add_argument("--tokens", type=int, default=None, help="movement tokens held (default: the edition's start)")
@@ -297,4 +223,4 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="springshroom tokens held (default: the edition's start)")
     p.add_argument("--enchantments", metavar="A,B,C", help="enchantment card ids (default: the first-game three)")
     add_common(p)
-    p.set_defaults(func=cmd_to_run)
+    return p

@@ -1,15 +1,19 @@
-"""``gnomekit hedge-mage solve`` and ``hint``: the best placement this round (thin: parse, call, render)."""
+"""``solve`` and ``hint`` on a garden: the best placement this round, a plan of tiles (render only).
+
+The verbs are :class:`gnomekit.hedge_mage_cli.HedgeMageCLI`'s; this module adds their garden
+options and puts the answers in words (running positions: hedge_mage_run_cli.py).
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from gnomekit.common import NO, OK, Answer, add_common
-from gnomekit.hedge_mage_cli import draw_with, load_garden, position_name
+from gnomekit.common import NO, OK, Answer
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
-from gnomekit.models.hedge_mage.notation import placement_to_text
+from gnomekit.models.hedge_mage.game import GardenPosition
+from gnomekit.models.hedge_mage.notation import cell_token, placement_to_text
 from gnomekit.models.hedge_mage.placement import Placement, movement_points
 from gnomekit.models.hedge_mage.position import Garden
 from gnomekit.solver.core.result import Result, Status
@@ -28,6 +32,23 @@ from gnomekit.solver.hedge_mage.best import (
 from gnomekit.solver.hedge_mage.placements import tiles_for
 
 GOAL_WORDS = {"points": "most movement points", "block": "hardest maze for the invader"}
+
+
+def position_name(args: argparse.Namespace) -> str:
+    """The name read_source gives the position argument (for errors about the garden as a whole)."""
+    return "<stdin>" if args.position == "-" else str(args.position)
+
+
+def draw_with(g: Garden, ed: HedgeMageEdition, marks: dict[tuple[int, int], str]) -> str:
+    """The garden grid with some cells overwritten (for showing a placement)."""
+    tokens = [[marks.get((r, c)) or cell_token(g, ed, (r, c)) for c in range(g.cols)]
+              for r in range(g.rows)]
+    width = max(3, max(len(t) for row in tokens for t in row) + 1)
+    rw = len(str(g.rows - 1)) + 2
+    lines = [" " * rw + "".join(str(c).ljust(width) for c in range(g.cols)).rstrip()]
+    for r, row in enumerate(tokens):
+        lines.append(str(r).rjust(rw - 2) + "  " + "".join(t.ljust(width) for t in row).rstrip())
+    return "\n".join(lines)
 
 
 def _cells(cells: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> str:
@@ -162,8 +183,9 @@ def plan_notes(g: Garden, tiles: list[str]) -> list[str]:
     return notes
 
 
-def cmd_solve(args: argparse.Namespace) -> Answer:
-    g, ed = load_garden(args)
+def solve_answer(pos: GardenPosition, args: argparse.Namespace) -> Answer:
+    """``solve GARDEN``: the best placement (``--goal points|block``), or ``--plan T1,T2,...``."""
+    g, ed = pos.garden, pos.game.edition
     sub = not args.no_substitution
     if args.plan is not None:
         if args.goal is not None:
@@ -171,7 +193,7 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
         if args.plan.strip() == "all":
             raise UsageError("expected tile names T1,T2,... in the order to place them", source="--plan",
                              line=1, column=1, text=args.plan)
-        tiles = tiles_for(g, ed, args.plan, option="--plan")
+        tiles = tiles_for(g, ed, args.plan, source="--plan", or_all=False)
         method = args.method or "sat"
         res = plan(g, ed, tiles, method=method, time_limit=args.time_limit)
         ans = plan_answer(res, g, ed, tiles, method)
@@ -191,8 +213,12 @@ def cmd_solve(args: argparse.Namespace) -> Answer:
     return choice_answer(res, g, ed)
 
 
-def cmd_hint(args: argparse.Namespace) -> Answer:
-    g, ed = load_garden(args)
+def hint_answer(pos: GardenPosition, args: argparse.Namespace) -> Answer:
+    """``hint GARDEN``: the recommended placement, why, and the alternatives it beat."""
+    g, ed = pos.garden, pos.game.edition
+    for option, value in (("--block-weight", args.block_weight), ("--alternatives", args.alternatives)):
+        if value < 0:  # worded (and located) as it always was; the library names its parameters
+            raise UsageError(f"{option} must be 0 or more", source=position_name(args))
     try:
         res = hint(g, ed, block_weight=args.block_weight, alternatives=args.alternatives,
                    substitution=not args.no_substitution)
@@ -248,13 +274,8 @@ def _positive_float(s: str) -> float:
     return v
 
 
-def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add ``solve`` and ``hint`` to the hedge-mage verbs."""
-    p = verbs.add_parser(
-        "solve", help="the best placement this round (--goal points|block) or a plan (--plan T1,T2,...)",
-        description="The best legal placement of the revealed tile (and of the 2x1 substitute while it is "
-        "unused). " + TIE_BREAK + ".")
-    p.add_argument("position", help="garden file, or - for stdin")
+def solve_options(p: argparse.ArgumentParser) -> None:
+    """``solve``'s garden options: the goal, the method, a plan of tiles."""
     p.add_argument("--goal", choices=["points", "block"],
                    help="points: most movement points (default); block: hardest maze for the invader, "
                    "ties by more points")
@@ -263,17 +284,11 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--plan", metavar="T1,T2,...", help="can these tiles be placed in this order?")
     p.add_argument("--time-limit", type=_positive_float, metavar="SECONDS", help="for --plan")
     p.add_argument("--no-substitution", action="store_true", help="do not consider the 2x1 substitution")
-    add_common(p)
-    p.set_defaults(func=cmd_solve)
 
-    p = verbs.add_parser(
-        "hint", help="the recommended placement and why, with the alternatives it beat",
-        description="Recommends the largest movement points + W x block (W = --block-weight, default 1). "
-        + TIE_BREAK + ".")
-    p.add_argument("position", help="garden file, or - for stdin")
+
+def hint_options(p: argparse.ArgumentParser) -> None:
+    """``hint``'s garden options: how much blocking is worth, how many alternatives to list."""
     p.add_argument("--block-weight", type=_positive_float, default=1.0, metavar="W",
                    help="worth of one extra invader step in movement points (default 1)")
     p.add_argument("--alternatives", type=int, default=3, metavar="N", help="how many to list (default 3)")
     p.add_argument("--no-substitution", action="store_true", help="do not consider the 2x1 substitution")
-    add_common(p)
-    p.set_defaults(func=cmd_hint)

@@ -53,6 +53,8 @@ class GameCLI:
     description: str = ""
     #: Each verb's one-line help (``gnomekit GAME --help``).
     verb_help: dict[str, str] = {}
+    #: A verb's longer description (``gnomekit GAME VERB --help``); none where a verb has none here.
+    verb_description: dict[str, str] = {}
     #: The help of the positional position argument (``None``: none shown).
     position_help: str | None = "position file, or - for stdin"
     #: What ``check`` says when its move option is missing.
@@ -65,7 +67,7 @@ class GameCLI:
         grp.set_defaults(group_parser=grp, func=None)
         verbs = grp.add_subparsers(dest="verb", metavar="VERB")
         for verb in COMMON_VERBS:
-            p = verbs.add_parser(verb, help=self.verb_help[verb])
+            p = verbs.add_parser(verb, help=self.verb_help[verb], description=self.verb_description.get(verb))
             if verb in POSITION_VERBS:
                 p.add_argument("position", help=self.position_help_of(verb))
             if verb == "random":

@@ -63,24 +63,8 @@ def test_the_scan_finds_an_option_in_a_message_but_not_in_a_docstring() -> None:
     assert offending_literals('x = "the placement; --placement-ish and a-b--place"\n', {"--place"}) == []
 
 
-#: Hedge Mage strings not yet reworded (its CLI was being rebuilt on the protocol at the same time):
-#: (file, option) -> how many literals.  The list may only shrink: an entry that no longer occurs
-#: fails the test too, so that it is taken off.
-NOT_YET: dict[tuple[str, str], int] = {
-    ("models/hedge_mage/notation.py", "--place"): 1,
-    ("models/hedge_mage/notation.py", "--json"): 3,
-    ("models/hedge_mage/running_notation.py", "--plan"): 2,
-    ("models/hedge_mage/running_notation.py", "--json"): 1,
-    ("models/hedge_mage/setup.py", "--round"): 2,
-    ("solver/hedge_mage/audit.py", "--games"): 1,
-    ("solver/hedge_mage/best.py", "--block-weight"): 1,
-    ("solver/hedge_mage/best.py", "--alternatives"): 1,
-    ("solver/hedge_mage/placements.py", "--tile"): 3,
-    ("solver/hedge_mage/play.py", "--players"): 1,
-    ("solver/hedge_mage/play.py", "--policy"): 1,
-    ("solver/hedge_mage/play.py", "--edition"): 1,
-    ("solver/hedge_mage/puzzles.py", "--plan"): 2,
-}
+#: Strings not yet reworded: (file, option) -> how many literals (none left; the list may only shrink).
+NOT_YET: dict[tuple[str, str], int] = {}
 
 
 def test_no_library_message_names_a_cli_option() -> None:

@@ -134,7 +134,7 @@ def garden_from_json_data(
         raise rd.err(("game",), "'hedge-mage' (this is a Hedge Mage command)", game)
     warnings = d.get("warnings", [])  # `show --json` adds this list: reading it back is fine
     if not isinstance(warnings, list) or not all(isinstance(w, str) for w in warnings):
-        raise rd.err(("warnings",), "a list of strings (as `show --json` prints)", warnings)
+        raise rd.err(("warnings",), "a list of strings (the garden's warnings)", warnings)
     unknown = sorted(set(d) - GARDEN_KEYS - {"warnings"})
     if unknown:
         raise rd.err((unknown[0],), "one of the garden keys: " + ", ".join(sorted(GARDEN_KEYS)),
@@ -256,7 +256,7 @@ def _raise_problems(
 
 def _hedge_letter(i: int) -> str:
     if i >= len(HEDGE_LETTERS):
-        raise NotationError(f"the text notation names at most {len(HEDGE_LETTERS)} hedges; use JSON (--json)")
+        raise NotationError(f"the text notation names at most {len(HEDGE_LETTERS)} hedges; use the JSON notation")
     return HEDGE_LETTERS[i]
 
 
@@ -267,7 +267,7 @@ def _text_safe(value: str, what: str, token: bool = False) -> str:
     if token and (not value or value == "-" or any(ch.isspace() for ch in value)):
         bad = True
     if bad:
-        raise NotationError(f"{what} {value!r} cannot be written in the text notation; use JSON (--json)")
+        raise NotationError(f"{what} {value!r} cannot be written in the text notation; use the JSON notation")
     return value
 
 
@@ -575,7 +575,7 @@ def placement_to_text(p: Placement, edition: HedgeMageEdition) -> str:
     raise ValueError(f"placement cells do not match tile {p.tile}")
 
 
-def parse_placement(s: str, edition: HedgeMageEdition, source: str = "--place") -> Placement:
+def parse_placement(s: str, edition: HedgeMageEdition, source: str = "<placement>") -> Placement:
     """Parse ``TILE:ORIENTATION@ROW,COL`` or a JSON placement object."""
     if s.lstrip().startswith("{"):
         data, positions = loads_with_positions(s, source)

@@ -101,7 +101,7 @@ def run_to_text(pos: RunPosition, ed: HedgeMageEdition) -> str:
     if pos.transit is not None:
         raise NotationError("a position with a character passing through another cannot be written")
     if len(pos.mages) > 9:
-        raise NotationError("the text notation names at most 9 mages; use JSON (--json)")
+        raise NotationError("the text notation names at most 9 mages; use the JSON notation")
     b = pos.board
     lines = [HEADER, f"edition: {b.edition}", f"size: {b.rows}x{b.cols}", f"round: {pos.round}",
              "enchantments: " + (" ".join(pos.enchantments) or "-"),
@@ -406,7 +406,7 @@ def _cells(s: str, sep: str) -> tuple[Cell, ...]:
     return tuple(out)
 
 
-def parse_action(s: str, ed: HedgeMageEdition, source: str = "--plan", line: int = 1, column: int = 1) -> Action:
+def parse_action(s: str, ed: HedgeMageEdition, source: str = "<plan>", line: int = 1, column: int = 1) -> Action:
     """Parse one action in the documented notation."""
     m = _ACTION.match(s)
     if not m:
@@ -453,7 +453,7 @@ def action_to_text(a: Action, ed: HedgeMageEdition) -> str:
     return f"{ed.gnome_kinds[a.who]}{cname(a.at)}{path}{b}"
 
 
-def parse_plan(text: str, ed: HedgeMageEdition, source: str = "--plan") -> list[Action]:
+def parse_plan(text: str, ed: HedgeMageEdition, source: str = "<plan>") -> list[Action]:
     """A plan: actions separated by spaces, commas-free separators ';' or newlines; '#' starts a comment.
 
     A JSON list of action strings is accepted too.

@@ -86,11 +86,10 @@ def random_garden(
     there were (None for a skipped card).
     """
     if rounds < 0:
-        raise UsageError("expected a number of rounds >= 0", source="--round", text=str(rounds))
+        raise UsageError("expected a number of rounds >= 0", text=str(rounds))
     g, deck = new_garden(edition, seed)
     if rounds > len(deck):
-        raise UsageError(f"expected at most {len(deck)} rounds (the deck has {len(deck)} cards)", source="--round",
-                         text=str(rounds))
+        raise UsageError(f"expected at most {len(deck)} rounds (the deck has {len(deck)} cards)", text=str(rounds))
     rng = random.Random(f"hedge-mage/random/{seed}")
     counts: list[int | None] = []
     for k in range(rounds):

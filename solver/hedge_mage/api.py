@@ -76,7 +76,9 @@ def solve(pos: Position, goal: str | None = None, budget: Budget | None = None, 
     Options: ``tiles`` (``points``, ``block``: the tiles to consider instead of those the owner may
     place now; ``plan``: the tiles to place, required), ``substitution`` (``points``, ``block``:
     False leaves the 2x1 substitution out).  ``budget``: ``plan`` and ``run`` use its states and
-    seconds; the other garden goals are exact and fast and do not need one.
+    seconds (``plan``: placements tried by ``enumerate``, SAT calls by ``sat``; ``run``: positions
+    expanded, :data:`RUN_DEFAULT_STATES` when the budget sets no limit, with every phase of the search
+    on the same clock); the other garden goals are exact and fast and do not need one.
     """
     if isinstance(pos, RunningPosition):
         goal = goal or "run"
@@ -167,10 +169,7 @@ def _best(pos: GardenPosition, goal: str, method: str, tiles: Any, substitution:
 def _plan(pos: GardenPosition, tiles: list[str], method: str, budget: Budget | None) -> Result:
     from gnomekit.solver.hedge_mage.best import plan
 
-    kw: dict[str, Any] = {"method": method, "time_limit": budget.seconds if budget else None}
-    if method == "enumerate" and budget is not None and budget.states is not None:
-        kw["node_limit"] = budget.states
-    res = plan(pos.garden, pos.game.edition, tiles, **kw)
+    res = plan(pos.garden, pos.game.edition, tiles, method=method, budget=budget)
     steps = res.witness or []
     moves = [_pmove(pos, s.placement) for s in steps] if res.status == Status.SATISFIED else None
     stats = dict(res.stats)
@@ -196,6 +195,13 @@ def plan_moves(pos: RunningPosition, actions: list[Action]) -> list[RunMove]:
     return out
 
 
+def _run_budget(budget: Budget | None) -> Budget:
+    """The budget of a running search: as given, or :data:`RUN_DEFAULT_STATES` states when it sets no limit."""
+    if budget is None or (budget.states is None and budget.seconds is None):
+        return Budget(states=RUN_DEFAULT_STATES)
+    return budget
+
+
 def _solve_run(pos: RunningPosition, budget: Budget | None, method: str) -> Result:
     ed = pos.game.edition
     if method == "encoding":
@@ -205,10 +211,7 @@ def _solve_run(pos: RunningPosition, budget: Budget | None, method: str) -> Resu
     else:
         from gnomekit.solver.hedge_mage.running import solve_run
 
-        states = budget.states if budget is not None and budget.states is not None else (
-            None if budget is not None and budget.seconds is not None else RUN_DEFAULT_STATES)
-        deadline = budget.deadline(time.monotonic()) if budget is not None else None
-        res = solve_run(pos.run, ed, max_states=states, deadline=deadline)
+        res = solve_run(pos.run, ed, budget=_run_budget(budget))
     stats = dict(res.stats)
     witness = plan_moves(pos, list(res.witness)) if res.witness is not None else None
     bound = stats.get("upper_bound") if res.status == Status.UNKNOWN else None
@@ -246,7 +249,8 @@ def hint(pos: Position, budget: Budget | None = None, **options: Any) -> Hint:
 
     Garden options: ``block_weight`` (worth of one extra invader step in movement points, default 1),
     ``alternatives`` (how many beaten placements to keep, default 3), ``substitution``.  A running
-    position's hint uses ``budget``'s states (default :data:`RUN_DEFAULT_STATES`).
+    position's hint uses ``budget``'s states (each for the best plan's search and the runner-up's) and
+    seconds (for both together); a budget without either stands for :data:`RUN_DEFAULT_STATES` states.
     """
     if isinstance(pos, RunningPosition):
         _no_options("hint", options)
@@ -273,8 +277,7 @@ def hint(pos: Position, budget: Budget | None = None, **options: Any) -> Hint:
 def _run_hint(pos: RunningPosition, budget: Budget | None) -> Hint:
     from gnomekit.solver.hedge_mage.run_hint import run_hint
 
-    states = budget.states if budget is not None and budget.states is not None else RUN_DEFAULT_STATES
-    res = run_hint(pos.run, pos.game.edition, max_states=states)
+    res = run_hint(pos.run, pos.game.edition, budget=_run_budget(budget))
     h = res.witness
     if res.status != Status.OPTIMAL or h is None:
         return Hint(Status.UNKNOWN, None, [f"unknown: {res.stats.get('reason', 'limit reached')}"], detail=res)

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 import random
-import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -49,8 +48,8 @@ from gnomekit.models.hedge_mage.placement import (
 )
 from gnomekit.models.hedge_mage.position import Garden, ground_components
 from gnomekit.models.hedge_mage.setup import deal_deck, new_garden
+from gnomekit.solver.core.sat import SatModel, SatTimeout
 from pysat.card import ITotalizer
-from pysat.solvers import Solver
 
 SAT_SOLVER = "glucose4"  # supports interrupts (time budgets)
 POLICIES = ("random", "planning")
@@ -151,21 +150,6 @@ class _Geometry:
         return _Geometry(base, edition, fixed, cands)
 
 
-def _solve(solver: Solver, assumptions: list[int], deadline: float) -> bool | None:
-    """``solve`` with a wall-clock deadline: True/False, or None when time ran out."""
-    remaining = deadline - time.monotonic()
-    if remaining <= 0:
-        return None
-    timer = threading.Timer(remaining, solver.interrupt)
-    timer.start()
-    try:
-        res = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-    finally:
-        timer.cancel()
-        solver.clear_interrupt()
-    return res
-
-
 class _Packing:
     """SAT model of a reachable garden: which placements are laid (x), which cells are hedge (h).
 
@@ -223,7 +207,11 @@ class _Packing:
             self.tot = ITotalizer(lits=self.x, ubound=self.max_count + 1, top_id=self.top)
             self.top = max(self.top, self.tot.top_id)
             self.clauses.extend(self.tot.cnf.clauses)
-        self.solver = Solver(name=SAT_SOLVER, bootstrap_with=self.clauses)
+        # the shared solver wrapper for solving with a deadline (SatTimeout: unknown, never "no");
+        # the variables stay numbered here (``new``), so the clauses go to its pysat solver as they are
+        self.sat = SatModel(SAT_SOLVER)
+        self.solver = self.sat.solver
+        self.solver.append_formula(self.clauses)
         self.cuts = 0
         self.index = {v: i for i, v in enumerate(self.x)}
 
@@ -338,7 +326,7 @@ class _Packing:
         return False
 
     def close(self) -> None:
-        self.solver.delete()
+        self.sat.close()
         if self.tot is not None:
             self.tot.delete()
 
@@ -546,8 +534,9 @@ def audit_tile(
     geo = _Geometry.of(base, edition)
     stats = {"guesses": 0, "blocked_placements": 0, "cuts": 0, "sat_calls": 0}
 
-    def attempt(blocker: _TileBlocker, k: int, until: float, spread: int) -> bool | None:
-        """SAT for "at most k placements": True (witness stored), False (UNSAT), None (time).
+    def attempt(blocker: _TileBlocker, k: int, until: float, spread: int) -> bool:
+        """SAT for "at most k placements": True (witness stored), False (UNSAT); SatTimeout when
+        ``until`` (time.monotonic) passes first (unknown, never "no").
 
         With ``spread`` 0 every legal placement of a guess gets its blocking clause
         (finds witnesses fast); otherwise only ``spread`` of them, far from the hedges
@@ -556,9 +545,8 @@ def audit_tile(
         pk = blocker.pack
         while True:
             stats["sat_calls"] += 1
-            r = _solve(pk.solver, pk.at_most(k), until)
-            if r is None or r is False:
-                return r
+            if not pk.sat.solve(pk.at_most(k), until):
+                return False
             stats["guesses"] += 1
             chosen = pk.chosen()
             if not pk.cut(chosen):
@@ -595,8 +583,9 @@ def audit_tile(
     try:
         k = kmax if res.upper is None else res.upper - 1
         while k >= res.lower and time.monotonic() < t0 + 0.5 * seconds:
-            r = attempt(first, k, t0 + 0.5 * seconds, 0)
-            if r is None:
+            try:
+                r = attempt(first, k, t0 + 0.5 * seconds, 0)
+            except SatTimeout:
                 break
             if r is False:
                 res.lower = k + 1
@@ -611,10 +600,10 @@ def audit_tile(
         blocker = _TileBlocker(geo, tile, k)
         try:
             r = attempt(blocker, k, deadline, 4)
+        except SatTimeout:
+            break
         finally:
             done(blocker)
-        if r is None:
-            break
         if r is False:
             res.lower = k + 1
         k += 1  # on True the witness has exactly k placements (all fewer are UNSAT)
@@ -898,7 +887,7 @@ def simulate(
         if pol not in POLICIES:
             raise UsageError(f"unknown policy {pol!r}; choose from {', '.join(POLICIES)}")
     if games < 0:
-        raise UsageError("--games must be 0 or more")
+        raise UsageError("games must be 0 or more")
     sim = _Sim(base, edition)
     out = []
     for pol in policies:
@@ -1043,10 +1032,11 @@ def max_points(base: Garden, edition: HedgeMageEdition, seconds: float = 120.0) 
     try:
         target = trivial
         while target >= 1:
-            ok = _solve(pk.solver, pk.at_most(kmax + 1) + at_least(target - 1), deadline)
-            if ok is None:
+            try:
+                ok = pk.sat.solve(pk.at_most(kmax + 1) + at_least(target - 1), deadline)
+            except SatTimeout:  # unknown: the bounds so far stand
                 break
-            if ok is False:
+            if not ok:
                 res.upper = target - 1
                 target -= 1
                 continue

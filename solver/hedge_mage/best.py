@@ -58,6 +58,7 @@ from gnomekit.models.hedge_mage.placement import (
     tile_options,
 )
 from gnomekit.models.hedge_mage.position import Garden, Gnome, Hedge
+from gnomekit.solver.core.budget import Budget, BudgetExhausted, Meter
 from gnomekit.solver.core.result import Result, Status
 
 TIE_BREAK = (
@@ -478,9 +479,9 @@ def hint(
     """
     t0 = time.perf_counter()
     if block_weight < 0:
-        raise UsageError("--block-weight must be 0 or more")
+        raise UsageError("block_weight must be 0 or more")
     if alternatives < 0:
-        raise UsageError("--alternatives must be 0 or more")
+        raise UsageError("alternatives must be 0 or more")
     options = options_for(garden, edition, tiles, substitution=substitution)
     scored, _counts = score_all(garden, edition, options, with_block=True)
 
@@ -632,12 +633,15 @@ def plan(
     method: str = "sat",
     time_limit: float | None = None,
     node_limit: int = 200_000,
+    budget: Budget | None = None,
 ) -> Result:
     """Can ``tiles`` be placed one after another in this order?
 
     "sat" calls ``solver.hedge_mage.sat.plan_placements``; "enumerate" is a
     depth-first search over legal placements (deterministic order per step,
     failed states memoised) limited to ``node_limit`` placements tried.
+    ``budget`` replaces ``time_limit`` and ``node_limit``: its seconds, and its
+    states (placements tried; SAT calls with "sat"; ``node_limit`` when it has none).
     Result: SATISFIED with witness list[PlanStep]; UNSATISFIABLE with
     ``stats["explanation"]`` (sentences); UNKNOWN when a limit was hit.
     """
@@ -645,10 +649,12 @@ def plan(
     for t in tiles:
         if t not in edition.tiles:
             raise UsageError(f"unknown tile {t!r}; the edition has: {' '.join(edition.tiles)}")
+    if budget is not None and time_limit is not None:
+        raise ValueError("give time_limit or budget, not both")
     if method == "sat":
         from gnomekit.solver.hedge_mage.sat import plan_placements
 
-        res = plan_placements(garden, edition, tiles, time_limit=time_limit)
+        res = plan_placements(garden, edition, tiles, time_limit=time_limit, budget=budget)
         stats = dict(res.stats)
         if res.status == Status.SATISFIED:
             steps = plan_steps(garden, edition, list(res.witness))
@@ -656,15 +662,16 @@ def plan(
         return Result(res.status, None, None, stats, time.perf_counter() - t0)
     if method != "enumerate":
         raise UsageError(f"unknown method {method!r}; use sat or enumerate")
-    return _plan_search(garden, edition, tiles, node_limit, time_limit, t0)
+    if budget is None or budget.states is None:
+        budget = Budget(states=node_limit, seconds=budget.seconds if budget is not None else time_limit)
+    return _plan_search(garden, edition, tiles, Meter(budget, check_clock_every=1), t0)
 
 
 def _plan_search(
     garden: Garden,
     edition: HedgeMageEdition,
     tiles: list[str],
-    node_limit: int,
-    time_limit: float | None,
+    meter: Meter,
     t0: float,
 ) -> Result:
     failed: set[tuple[int, frozenset[Cell]]] = set()
@@ -683,7 +690,9 @@ def _plan_search(
         en = legal_placements(g, edition.tiles[tiles[k]])
         for p in sorted(en.placements, key=lambda x: x.key):
             nodes += 1
-            if nodes > node_limit or (time_limit is not None and time.perf_counter() - t0 > time_limit):
+            try:
+                meter.tick()
+            except BudgetExhausted:
                 hit_limit = True
                 return None
             rest = dfs(g.with_hedge(Hedge(p.tile, p.cells, p.sigil)), k + 1)

@@ -19,15 +19,17 @@ class TilePlacements:
     points: list[int]
 
 
-def tiles_for(garden: Garden, edition: HedgeMageEdition, tile: str | None, option: str = "--tile") -> list[str]:
-    """Which tiles a ``moves`` request covers: the revealed tile, one named tile, or all.
+def tiles_for(garden: Garden, edition: HedgeMageEdition, tile: str | None, source: str = "<tiles>",
+              or_all: bool = True) -> list[str]:
+    """Which tiles a request covers: the revealed tile (``tile`` None), named tiles (``T1,T2``), or ``all``.
 
-    ``option`` names the command-line option the list came from, for error messages.
-    Raises UsageError for an unknown tile or an empty list.
+    ``source`` names where the list came from, for error messages; ``or_all`` says whether ``all``
+    may be asked for there (the message then offers it).  Raises UsageError for an unknown tile or
+    an empty name, and when no tile is named and none is revealed.
     """
     if tile is None:
         if garden.tile is None:
-            raise UsageError("the garden has no revealed tile; name one with --tile T (or all)")
+            raise UsageError("the garden has no revealed tile")
         if (
             garden.remaining_tiles
             and garden.tile not in garden.remaining_tiles
@@ -47,8 +49,8 @@ def tiles_for(garden: Garden, edition: HedgeMageEdition, tile: str | None, optio
         col += len(raw) - len(raw.lstrip())
         if n not in edition.tiles:
             what = "expected a tile name" if not n else f"unknown tile {n!r}; expected a tile of the edition"
-            raise UsageError(f"{what}: {' '.join(edition.tiles)}" + (" (or all)" if option == "--tile" else ""),
-                             source=option, line=1, column=col)
+            raise UsageError(f"{what}: {' '.join(edition.tiles)}" + (" (or all)" if or_all else ""),
+                             source=source, line=1, column=col)
         col += len(raw.lstrip()) + 1
     return names
 

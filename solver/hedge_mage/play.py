@@ -90,7 +90,7 @@ class GameSetup:
 
 def check_players(players: int) -> None:
     if not 2 <= players <= 4:
-        raise UsageError("expected 2 to 4 players", source="--players", text=str(players))
+        raise UsageError("expected 2 to 4 players", text=str(players))
 
 
 def random_enchantments(ed: HedgeMageEdition, rng: random.Random) -> tuple[str, ...]:
@@ -610,8 +610,7 @@ def play_game(ed: HedgeMageEdition, players: int, seed: int, policy: str = "rand
               enchantments: tuple[str, ...] | None = None, max_states: int = DEFAULT_MAX_STATES) -> GameResult:
     """Play one whole game under ``policy`` for every player."""
     if policy not in POLICIES:
-        raise UsageError(f"unknown policy {policy!r}; choose from {', '.join(POLICIES)}", source="--policy",
-                         text=policy)
+        raise UsageError(f"unknown policy {policy!r}; choose from {', '.join(POLICIES)}", text=policy)
     setup = setup_game(ed, players, seed, enchantments)
     game = Game(ed, setup)
     rng_build = random.Random(f"hedge-mage/play/{seed}/{policy}/build")  # two streams: a change in the running
@@ -682,8 +681,7 @@ def setup_from_record(data: Any, ed: HedgeMageEdition) -> GameSetup:
     if data.get("version") != RECORD_VERSION:
         raise RecordError(("version",), f"expected version {RECORD_VERSION}")
     if data.get("edition", ed.name) != ed.name:
-        raise RecordError(("edition",), f"the record is for edition {data.get('edition')!r}, not {ed.name!r} "
-                                        "(pass --edition)")
+        raise RecordError(("edition",), f"the record is for edition {data.get('edition')!r}, not {ed.name!r}")
     n = _need(data, (), "players", int, "a number of players 2-4")
     if not 2 <= n <= 4:
         raise RecordError(("players",), f"expected 2 to 4 players, found {n}")

@@ -969,7 +969,7 @@ def _solve_run(pz: Puzzle) -> Solution:
     sol.answer = {**claimed, "plan": plan}
     # replay with check --plan semantics: the printed plan, parsed back and executed by the rules engine
     got, bad, steps = replay_plan(pos, ed, plan)
-    sol.methods.append("check --plan replay")
+    sol.methods.append("plan replay")
     if got is None:
         sol.problems.append(f"the search's plan is illegal at {bad}")
     elif got != claimed:
@@ -996,7 +996,8 @@ def _solve_run(pz: Puzzle) -> Solution:
     for i, (a, events, _p) in enumerate(steps, start=1):
         ev = "; ".join(e.text() for e in events if e.what not in ("bounce", "token"))
         sol.detail.append((f"{i:2}. {a:<22}" + (f" {ev}" if ev else "")).rstrip())
-    sol.detail.append(f"search: {res.stats.get('states')} states; the plan replayed with check --plan semantics")
+    sol.detail.append(f"search: {res.stats.get('states')} states; the plan replayed by the rules engine "
+                      "(as check replays a plan)")
     if steps:
         sol.final = run_to_text(steps[-1][2], ed)
     return sol

@@ -43,6 +43,7 @@ from gnomekit.models.core.errors import UsageError
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.position import Garden
 from gnomekit.models.hedge_mage.running import RunPosition, execute_plan, running_score, start_round
+from gnomekit.solver.core.budget import Budget
 from gnomekit.solver.core.result import Result, Status
 from gnomekit.solver.hedge_mage.best import Scored, TileOption, options_for, score_all
 from gnomekit.solver.hedge_mage.running import PlanValue, solve_run
@@ -123,13 +124,16 @@ def solve_round(
     substitution: bool = True,
     max_states: int | None = None,
     solver: RunSolver | None = None,
+    budget: Budget | None = None,
 ) -> Result:
     """The best placement in ``garden`` together with the best running plan in ``rival``.
 
     ``rival`` is the rival's garden as a running position at the start of the running phase (its
     ``points`` are replaced by the placement's movement points).  Returns OPTIMAL with value the
     running :class:`PlanValue` and witness a :class:`RoundChoice`, or UNKNOWN (witness None,
-    ``stats["reason"]``) when a running search ran out of its ``max_states`` budget.
+    ``stats["reason"]``) when a running search ran out of its ``max_states`` budget.  ``budget``
+    (instead of ``max_states``, default solver only): its states for each running search, its
+    seconds for all of them together (one clock for the whole round).
     Raises UsageError for a rival position in the middle of a round, or a garden with no revealed tile.
     """
     t0 = time.perf_counter()
@@ -139,7 +143,10 @@ def solve_round(
     if probs:
         raise UsageError("the rival position is in the middle of a running phase; a round starts with none of: "
                          + "; ".join(probs))
+    if budget is not None and (max_states is not None or solver is not None):
+        raise ValueError("a budget goes with the default running solver and no max_states")
     run_solver = solver or _default_solver
+    meter = budget.meter() if budget is not None else None
     options = options_for(garden, ed, substitution=substitution)
     scored, _counts = score_all(garden, ed, options, with_block=True)
     cache: dict[int, Result] = {}
@@ -147,7 +154,14 @@ def solve_round(
 
     def value(points: int) -> PlanValue | None:
         if points not in cache:
-            res = run_solver(running_position(rival, garden, points), ed, max_states)
+            start = running_position(rival, garden, points)
+            if budget is None or meter is None:
+                res = run_solver(start, ed, max_states)
+            else:
+                left = meter.seconds_left()
+                res = (solve_run(start, ed, budget=Budget(states=budget.states, seconds=left))
+                       if left is None or left > 0 else
+                       Result(Status.UNKNOWN, stats={"states": 0, "reason": "time budget exhausted"}))
             stats["states"] += int(res.stats.get("states") or 0)
             stats["run_solves"] += 1
             cache[points] = res

@@ -38,17 +38,21 @@ from gnomekit.models.core.grid import Cell
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.running import Action, Event, RunPosition, cname, execute_plan, running_score
 from gnomekit.models.hedge_mage.running_notation import action_to_text
+from gnomekit.solver.core.budget import Budget, BudgetExhausted, Meter
 from gnomekit.solver.core.result import Result, Status
-from gnomekit.solver.hedge_mage.running import PlanValue, follow_plan, merge_plan, solve_run, successors
+from gnomekit.solver.hedge_mage.running import (
+    PlanValue,
+    follow_plan,
+    merge_plan,
+    run_meter,
+    solve_run,
+    successors,
+)
 
 RunSolver = Callable[[RunPosition, HedgeMageEdition, int | None], Result]
 MoveId = tuple[str, str, Cell, tuple[Cell, ...], tuple[Cell, ...]]  # kind, who, origin, target(s), bounces
 Value = tuple[int, int, int, int]  # (rescued, points, -(tokens + springshrooms), -unit actions), absolute
 NEG: Value = (-1, -(10**9), -(10**9), -(10**9))
-
-
-def _default_solver(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None) -> Result:
-    return solve_run(pos, ed, max_states=max_states)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -116,22 +120,19 @@ def move_words(m: MoveId) -> str:
 # The search with a forbidden move
 
 
-class _Budget(Exception):
-    """The state budget ran out."""
-
-
 class ForbiddenSearch:
     """Memoised depth-first search for the best plan that never makes move ``banned``.
 
-    ``must_move``: the plan may not be empty.
+    ``must_move``: the plan may not be empty.  Every state ticks ``meter`` (made from ``max_states``
+    when not given), which raises :class:`BudgetExhausted` when its states or seconds run out.
     """
 
     def __init__(self, ed: HedgeMageEdition, banned: MoveId | None, must_move: bool = False,
-                 max_states: int | None = None) -> None:
+                 max_states: int | None = None, meter: Meter | None = None) -> None:
         self.ed = ed
         self.banned = banned
         self.must_move = must_move
-        self.max_states = max_states
+        self.meter = run_meter(max_states, meter=meter)
         self.memo: dict[tuple[object, ...], tuple[Value, list[Action] | None]] = {}
         self.states = 0
 
@@ -145,8 +146,7 @@ class ForbiddenSearch:
         if hit is not None:
             return hit[0]
         self.states += 1
-        if self.max_states is not None and self.states > self.max_states:
-            raise _Budget
+        self.meter.tick()
         best: Value = NEG
         if pos.transit is None and not (root and self.must_move):
             best = (pos.total_rescued(), running_score(pos, self.ed), 0, 0)
@@ -176,13 +176,13 @@ class Candidate:
 
 
 def best_without(pos: RunPosition, ed: HedgeMageEdition, banned: MoveId | None, must_move: bool = False,
-                 max_states: int | None = None) -> tuple[Candidate | None, int]:
+                 max_states: int | None = None, meter: Meter | None = None) -> tuple[Candidate | None, int]:
     """The best plan from ``pos`` that never makes move ``banned`` (None when there is none, or the budget
-    ran out) and the states explored."""
-    s = ForbiddenSearch(ed, banned, must_move, max_states)
+    ran out: ``max_states`` states, or ``meter``'s budget) and the states explored."""
+    s = ForbiddenSearch(ed, banned, must_move, max_states, meter)
     try:
         r, p, c, _n = s.best(pos, root=True)
-    except _Budget:
+    except BudgetExhausted:
         return None, s.states
     if r < 0:
         return None, s.states
@@ -372,15 +372,23 @@ class RunHint:
 
 
 def run_hint(pos: RunPosition, ed: HedgeMageEdition, *, max_states: int | None = None,
-             solver: RunSolver | None = None) -> Result:
+             budget: Budget | None = None, solver: RunSolver | None = None) -> Result:
     """The best plan with reasons, and the runner-up (the best plan that never makes its first move).
 
     Result: OPTIMAL with value the best :class:`PlanValue` and witness a :class:`RunHint`
-    (``complete`` False and no runner-up when only the runner-up search ran out of
-    ``max_states``); UNKNOWN with witness None when the best plan itself is unknown.
+    (``complete`` False and no runner-up when only the runner-up search ran out of its budget);
+    UNKNOWN with witness None when the best plan itself is unknown.
+
+    The budget is ``max_states`` or a :class:`Budget` (not both): its states limit each of the two
+    searches (the best plan's, then the runner-up's), its seconds both together.  A custom
+    ``solver`` is given the state limit only.
     """
     t0 = time.perf_counter()
-    res = (solver or _default_solver)(pos, ed, max_states)
+    if max_states is not None and budget is not None:
+        raise ValueError("give max_states or budget, not both")
+    budget = budget if budget is not None else Budget(states=max_states)
+    meter = budget.meter()
+    res = solver(pos, ed, budget.states) if solver is not None else solve_run(pos, ed, meter=meter)
     stats: dict[str, Any] = {"states": int(res.stats.get("states") or 0)}
     if res.status != Status.OPTIMAL:
         stats["reason"] = res.stats.get("reason", "limit reached")
@@ -396,11 +404,21 @@ def run_hint(pos: RunPosition, ed: HedgeMageEdition, *, max_states: int | None =
         hint.runner_up_reasons = ["Any plan that moves gains nothing over standing still, so there is no "
                                   "runner-up worth showing."]
         return Result(Status.OPTIMAL, best, hint, stats, time.perf_counter() - t0)
-    ru, n = best_without(pos, ed, hint.first_id, max_states=max_states)
+    left = meter.seconds_left()
+    ru: Candidate | None = None
+    n = 0
+    if left is None or left > 0:  # the runner-up's own states, the time that is left
+        ru_meter = Budget(states=budget.states, seconds=left).meter()
+        ru, n = best_without(pos, ed, hint.first_id, meter=ru_meter)
     stats["runner_up_states"] = n
-    if ru is None and max_states is not None and n > max_states:
+    cap = budget.states
+    if ru is None and (cap is not None and n > cap):
         hint.complete = False
-        stats["reason"] = f"the runner-up search ran out of its state budget ({max_states})"
+        stats["reason"] = f"the runner-up search ran out of its state budget ({cap})"
+        return Result(Status.OPTIMAL, best, hint, stats, time.perf_counter() - t0)
+    if ru is None and budget.seconds is not None:
+        hint.complete = False
+        stats["reason"] = f"the runner-up search ran out of the time budget ({budget.seconds:g} s)"
         return Result(Status.OPTIMAL, best, hint, stats, time.perf_counter() - t0)
     if ru is not None:
         if ru.value.key() > best.key():

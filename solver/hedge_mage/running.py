@@ -46,6 +46,7 @@ from gnomekit.models.hedge_mage.running import (
     execute_plan,
     running_score,
 )
+from gnomekit.solver.core.budget import Budget, BudgetExhausted, Meter
 from gnomekit.solver.core.result import Result, Status
 from gnomekit.solver.hedge_mage.run_bound import RunBound
 from gnomekit.solver.hedge_mage.run_engine import (
@@ -195,8 +196,32 @@ def merge_plan(actions: list[Action]) -> list[Action]:
     return out
 
 
-class _Budget(Exception):
-    """The state budget ran out."""
+def run_meter(max_states: int | None = None, budget: Budget | None = None, meter: Meter | None = None) -> Meter:
+    """The one :class:`Meter` a running search spends: ``meter`` as given (shared with the caller),
+    else a new one for ``budget``, else for ``max_states`` states (``None``: no limit).
+
+    Every search here counts its expanded states with ``meter.tick()`` and asks :func:`out_of_time`
+    between its phases, so a budget of seconds covers the setup (bounds, beam) as well as the search.
+    """
+    given = sum(x is not None for x in (max_states, budget, meter))
+    if given > 1:
+        raise ValueError("give one of max_states, budget and meter, not several")
+    if meter is not None:
+        return meter
+    return (budget if budget is not None else Budget(states=max_states)).meter()
+
+
+def out_of_time(meter: Meter) -> bool:
+    """Whether the meter's seconds have run out (never true without a time limit; states not looked at)."""
+    left = meter.seconds_left()
+    return left is not None and left <= 0
+
+
+def exhausted_reason(meter: Meter) -> str:
+    """Why a metered search stopped, in words (the time when it ran out, else the states)."""
+    if out_of_time(meter):
+        return "time budget exhausted"
+    return f"state budget of {meter.budget.states} exhausted"
 
 
 @dataclass
@@ -204,8 +229,8 @@ class _Search:
     ed: HedgeMageEdition
     relevant_only: bool
     memo: dict[tuple[object, ...], tuple[Value, list[Action] | None, tuple[object, ...] | None, int, int]]
+    meter: Meter
     states: int = 0
-    max_states: int | None = None
 
     def best(self, pos: RunPosition) -> Value:
         k = pos.key()
@@ -213,8 +238,7 @@ class _Search:
         if hit is not None:
             return hit[0]
         self.states += 1
-        if self.max_states is not None and self.states > self.max_states:
-            raise _Budget
+        self.meter.tick()
         best: Value = NEG
         move: list[Action] | None = None
         nxt_key: tuple[object, ...] | None = None
@@ -257,7 +281,7 @@ def follow_plan(pos: RunPosition, ed: HedgeMageEdition,
 def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True,
               max_states: int | None = None, bounds: bool = True,
               progress: Callable[[str], None] | None = None, inert: bool = True,
-              deadline: float | None = None) -> Result:
+              *, budget: Budget | None = None, meter: Meter | None = None) -> Result:
     """The optimal plan for the round from ``pos``.
 
     Returns status OPTIMAL with a :class:`PlanValue` and the plan (merged path actions).  When
@@ -275,18 +299,25 @@ def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True
     rules engine of record (springshroom placements tried everywhere; tests only: slow).
     ``progress`` (fast search only) is called now and then with a line on the search's progress;
     ``inert`` False searches the whole game at once instead of the inert-gnome relaxation first
-    (tests and benchmarks).  ``deadline`` (fast search only), a ``time.monotonic()`` instant: past
-    it the answer is anytime as when the states run out.
+    (tests and benchmarks).
+
+    The budget: ``max_states`` (states expanded), or a :class:`Budget` of states and seconds, or a
+    :class:`Meter` already spending one (shared with the caller); at most one of the three.  Every
+    phase of the fast search (the bounds and beam search before it, the relaxation, the frozen and
+    the whole-game searches) spends the same meter and looks at the same clock, so a budget of
+    seconds ends the search within about one state's work of it; running out is the anytime
+    answer above, never "no".
     """
+    m = run_meter(max_states, budget, meter)
     if relevant_only:
-        return _solve_fast(pos, ed, max_states, bounds, progress, inert, deadline)
+        return _solve_fast(pos, ed, m, bounds, progress, inert)
     t0 = time.perf_counter()
-    s = _Search(ed, relevant_only, {}, max_states=max_states)
+    s = _Search(ed, relevant_only, {}, m)
     try:
         r, p, c, _n = s.best(pos)
-    except _Budget:
+    except BudgetExhausted:
         return Result(Status.UNKNOWN, None, None, {"states": s.states, "method": "search",
-                                                   "reason": f"state budget of {max_states} exhausted"},
+                                                   "reason": exhausted_reason(m)},
                       time.perf_counter() - t0)
     units = s.plan(pos)
     plan = merge_plan(units)
@@ -305,12 +336,12 @@ def bfs_plain(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None = N
     action sequences enumerated; (None, count) when more than ``max_states`` would be.
     """
     count = 0
+    meter = run_meter(max_states)
 
     def go(p: RunPosition) -> Value:
         nonlocal count
         count += 1
-        if max_states is not None and count > max_states:
-            raise _Budget
+        meter.tick()
         best: Value = (p.total_rescued(), running_score(p, ed), 0, 0) if p.transit is None else NEG
         for acts, nxt, t, s in successors(p, ed, relevant_only=False):
             r, q, c, n = go(nxt)
@@ -319,7 +350,7 @@ def bfs_plain(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None = N
 
     try:
         v = go(pos)
-    except _Budget:
+    except BudgetExhausted:
         return None, count
     return v, count
 
@@ -459,8 +490,11 @@ def _can_hold(eng: Engine, cond: Cond) -> bool:
 
 
 def _beam(eng: Engine, s0: State, f: Callable[[State, int], tuple[int, int, int, int]], bound: RunBound,
-          width: int, max_depth: int) -> tuple[tuple[int, int, int, int], list[Act]]:
-    """A quick feasible plan (beam search over the same moves): the first incumbent for branch and bound."""
+          width: int, max_depth: int, meter: Meter | None = None) -> tuple[tuple[int, int, int, int], list[Act]]:
+    """A quick feasible plan (beam search over the same moves): the first incumbent for branch and bound.
+
+    Not counted in the states; when ``meter``'s seconds run out it stops with the best plan so far.
+    """
     best = f(s0, 0)
     best_units: list[Act] = []
     near = bound.dt
@@ -469,6 +503,8 @@ def _beam(eng: Engine, s0: State, f: Callable[[State, int], tuple[int, int, int,
     for _ in range(max_depth):
         nxt: list[tuple[tuple[object, ...], State, list[Act]]] = []
         for s, units in layer:
+            if meter is not None and out_of_time(meter):
+                return best, best_units
             for acts, s2, _t, _s in eng.successors(s):
                 if s2 in seen:
                     continue
@@ -522,10 +558,14 @@ def _value_fns(eng: Engine, ed: HedgeMageEdition, s0: State
     return score, f
 
 
-def _bfs(eng: Engine, ed: HedgeMageEdition, pos: RunPosition, max_states: int | None, bounds: bool,
-         progress: Callable[[str], None] | None = None, label: str = "search",
-         deadline: float | None = None) -> _Outcome:
-    """The exact breadth-first search with dominance, symmetry and branch and bound over ``eng``'s game."""
+def _bfs(eng: Engine, ed: HedgeMageEdition, pos: RunPosition, meter: Meter, bounds: bool,
+         progress: Callable[[str], None] | None = None, label: str = "search") -> _Outcome:
+    """The exact breadth-first search with dominance, symmetry and branch and bound over ``eng``'s game.
+
+    Each expanded state ticks ``meter``; when its states or seconds run out the outcome is not optimal
+    (the best plan so far, and the bound at the start).  The clock is also looked at before the
+    bounds, the beam search and every state's bound, the costly steps.
+    """
     s0 = eng.state(pos)
     spent0, shrooms0 = s0[SPENT], len(s0[SHROOMS])
     score, f = _value_fns(eng, ed, s0)
@@ -540,7 +580,7 @@ def _bfs(eng: Engine, ed: HedgeMageEdition, pos: RunPosition, max_states: int | 
         # nothing can be gained (e.g. no gnome can wake): standing still is optimal
         return _Outcome(True, best, [], "standing still", 0, 1, best[:2])
     if bound is not None:
-        best, best_units = _beam(eng, s0, f, bound, width=30, max_depth=60)
+        best, best_units = _beam(eng, s0, f, bound, width=30, max_depth=60, meter=meter)
     best_id = -1  # a node of the breadth-first search that beats the incumbent, if any
     nodes: list[tuple[State, int, tuple[Act, ...]]] = [(s0, -1, ())]
     front: dict[tuple[object, ...], list[tuple[tuple[int, ...], int]]] = {}
@@ -590,6 +630,14 @@ def _bfs(eng: Engine, ed: HedgeMageEdition, pos: RunPosition, max_states: int | 
             tight["on"] = False
         return out
 
+    def stopped() -> _Outcome:
+        # the budget ran out: the best plan so far, and the bound at the start
+        units = best_units if best_units is not None else _units_to(nodes, best_id)
+        origin = "search" if best_units is None else ("first plan" if best_units else "standing still")
+        ub_r, ub_p = (bound or RunBound(eng, ed, pos)).value(s0)
+        ub_c = (cheap or _CheapBound(eng, ed, pos)).value(s0)
+        return _Outcome(False, best, units, origin, expanded, pruned, (min(ub_r, ub_c[0]), min(ub_p, ub_c[1])))
+
     while buckets:
         depth = min(buckets)
         for sid in buckets.pop(depth):
@@ -602,20 +650,18 @@ def _bfs(eng: Engine, ed: HedgeMageEdition, pos: RunPosition, max_states: int | 
                 v = f(s, depth)
                 if v > best:
                     best, best_id, best_units = v, sid, None
+            if out_of_time(meter):
+                return stopped()
             if hopeless(s, depth):
                 pruned += 1
                 continue
             expanded += 1
             if progress is not None and expanded % _PROGRESS_EVERY == 0:
                 progress(f"{label}: {expanded:,} positions, {depth} unit actions deep")
-            if (max_states is not None and expanded > max_states) or (
-                    deadline is not None and expanded % 256 == 0 and time.monotonic() > deadline):
-                units = best_units if best_units is not None else _units_to(nodes, best_id)
-                origin = "search" if best_units is None else ("first plan" if best_units else "standing still")
-                ub_r, ub_p = (bound or RunBound(eng, ed, pos)).value(s0)
-                ub_c = (cheap or _CheapBound(eng, ed, pos)).value(s0)
-                return _Outcome(False, best, units, origin, expanded, pruned,
-                                (min(ub_r, ub_c[0]), min(ub_p, ub_c[1])))
+            try:
+                meter.tick()
+            except BudgetExhausted:
+                return stopped()
             for acts, nxt, _t, _s in eng.successors(s):
                 d2 = depth + len(acts)
                 queued = waiting.setdefault(d2, set())
@@ -664,10 +710,14 @@ def _replay(eng: Engine, s0: State, units: list[Act]) -> State | None:
     return s if s[TRANSIT] is None else None
 
 
-def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, bounds: bool,
-                progress: Callable[[str], None] | None = None, use_inert: bool = True,
-                deadline: float | None = None) -> Result:
+def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, meter: Meter, bounds: bool,
+                progress: Callable[[str], None] | None = None, use_inert: bool = True) -> Result:
     t0 = time.perf_counter()
+
+    def can_go_on() -> bool:  # states left for one more phase, and time (the phases share the meter)
+        cap = meter.budget.states
+        return (cap is None or meter.states < cap) and not out_of_time(meter)
+
     eng = Engine(pos, ed)
     s0 = eng.state(pos)
     score, f = _value_fns(eng, ed, s0)
@@ -678,8 +728,8 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
     if use_inert and pos.transit is None and any(not g.awake and g.kind in inert for g in pos.gnomes):
         # 1. the relaxation without the inert gnomes: its optimum bounds every plan of the game
         rel_pos = replace(pos, gnomes=tuple(g for g in pos.gnomes if g.awake or g.kind not in inert))
-        rel = _bfs(Engine(rel_pos, ed, relaxed=True), ed, rel_pos, max_states, bounds, progress,
-                   "without the inert gnomes", deadline)
+        rel = _bfs(Engine(rel_pos, ed, relaxed=True), ed, rel_pos, meter, bounds, progress,
+                   "without the inert gnomes")
         spent = rel.expanded
         stats["relaxed"] = {"states": rel.expanded, "optimal": rel.optimal}
         stats["inert"] = len(pos.gnomes) - len(rel_pos.gnomes)
@@ -691,10 +741,8 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
             out = _Outcome(rel.optimal, rel.best, rel.units, rel.origin, spent, rel.pruned, upper)
         else:
             # 2. the game with the inert gnomes left where they stand (every plan legal by the rules)
-            left = None if max_states is None else max_states - spent
-            if left is None or left > 0:
-                fro = _bfs(Engine(pos, ed, frozen=inert), ed, pos, left, bounds, progress, "inert gnomes frozen",
-                           deadline)
+            if can_go_on():
+                fro = _bfs(Engine(pos, ed, frozen=inert), ed, pos, meter, bounds, progress, "inert gnomes frozen")
                 spent += fro.expanded
                 stats["frozen"] = {"states": fro.expanded, "optimal": fro.optimal}
                 stats["route"] = "frozen"
@@ -704,9 +752,8 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
                 out = _Outcome(proven, fro.best, fro.units, fro.origin, spent, fro.pruned, upper)
             if out is None or not out.optimal:
                 # 3. the whole game (inert gnomes move too), seeded by nothing but its own beam search
-                left = None if max_states is None else max_states - spent
-                if left is None or left > 0:
-                    full = _bfs(eng, ed, pos, left, bounds, progress, "whole game", deadline)
+                if can_go_on():
+                    full = _bfs(eng, ed, pos, meter, bounds, progress, "whole game")
                     spent += full.expanded
                     stats["route"] = "whole"
                     upper = (min(upper[0], full.bound[0]), min(upper[1], full.bound[1]))
@@ -716,19 +763,18 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, max_states: int | None, 
                     first, units = f(s0, 0), list[Act]()
                     if bounds:  # the quick first plan with the inert gnomes left in place (not counted)
                         frozen = Engine(pos, ed, frozen=inert)
-                        first, units = _beam(frozen, s0, f, RunBound(frozen, ed, pos), width=30, max_depth=60)
+                        first, units = _beam(frozen, s0, f, RunBound(frozen, ed, pos), width=30, max_depth=60,
+                                             meter=meter)
                     out = _Outcome(False, first, units, "first plan" if units else "standing still", spent, 0, upper)
                 out.bound = (min(upper[0], out.bound[0]), min(upper[1], out.bound[1]))
                 out.expanded = spent
     else:
-        out = _bfs(eng, ed, pos, max_states, bounds, progress, deadline=deadline)
+        out = _bfs(eng, ed, pos, meter, bounds, progress)
     stats.update({"states": out.expanded, "pruned": out.pruned})
     actions = [eng.action(a) for a in out.units]
     r, p, c, _n = out.best
     if not out.optimal:
-        timed_out = deadline is not None and time.monotonic() > deadline
-        reason = "time budget exhausted" if timed_out else f"state budget of {max_states} exhausted"
-        stats.update({"reason": reason, "best_from": out.origin,
+        stats.update({"reason": exhausted_reason(meter), "best_from": out.origin,
                       "upper_bound": {"rescued": out.bound[0] - sum(s0[RESCUED]), "points": out.bound[1] - score(s0)}})
         claimed = (r - sum(s0[RESCUED]), p - score(s0), -c)
         return _anytime(pos, ed, actions, claimed, stats, t0)

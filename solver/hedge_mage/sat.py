@@ -48,6 +48,7 @@ from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.notation import placement_to_text
 from gnomekit.models.hedge_mage.placement import Board, Placement
 from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.solver.core.budget import Budget, BudgetExhausted, Meter
 from gnomekit.solver.core.result import Result, Status
 from gnomekit.solver.core.sat import (
     DEFAULT_SOLVER,
@@ -420,10 +421,15 @@ class PlanSat:
         for w in windows_2x2(garden.rows, garden.cols):
             m.add([-self.rule_2x2, *(negate(prev[x]) for x in w)])
 
-    def check(self, assumptions: list[int], deadline: float | None = None) -> bool:
-        """Satisfiable under these assumptions (lazy cuts added as needed)?  Raises SatTimeout."""
+    def check(self, assumptions: list[int], deadline: float | None = None, meter: Meter | None = None) -> bool:
+        """Satisfiable under these assumptions (lazy cuts added as needed)?  Raises SatTimeout.
+
+        Each SAT call ticks ``meter`` (a state of the budget), which raises BudgetExhausted past its states.
+        """
         m = self.m
         while True:
+            if meter is not None:
+                meter.tick()
             if not m.solve(assumptions, deadline):
                 return False
             if self.connectivity != "lazy" or self.rule_connected not in assumptions:
@@ -439,9 +445,10 @@ class PlanSat:
                 return True
             self.cuts += added
 
-    def core_if_unsat(self, assumptions: list[int], deadline: float | None = None) -> list[int] | None:
+    def core_if_unsat(self, assumptions: list[int], deadline: float | None = None,
+                      meter: Meter | None = None) -> list[int] | None:
         """The solver's core (a subset of ``assumptions``) when unsatisfiable, else None."""
-        if self.check(assumptions, deadline):
+        if self.check(assumptions, deadline, meter):
             return None
         return [x for x in self.m.core() if x in assumptions]
 
@@ -497,6 +504,7 @@ def plan_placements(
     *,
     time_limit: float | None = None,
     connectivity: str = DEFAULT_CONNECTIVITY,
+    budget: Budget | None = None,
 ) -> Result:
     """Can ``tiles`` all still be placed, in this order, each legal at its time?  Where, or why not.
 
@@ -507,12 +515,19 @@ def plan_placements(
     prefix that cannot be placed, ``stats["explanation"]`` the reasons in words
     (from a minimised unsatisfiable core over step and rule assumptions),
     ``stats["core_steps"]`` (1-based) and ``stats["core_rules"]``.  UNKNOWN when
-    ``time_limit`` (seconds) runs out before the answer is proven.
+    ``time_limit`` (seconds) runs out before the answer is proven, or ``budget`` (instead of
+    ``time_limit``): its seconds, and its states counted as SAT calls.  Once the tiles are proven
+    unplaceable, running out only shortens the explanation: the answer stays "no".
     """
     t0 = time.perf_counter()
     names = _check_tiles(edition, tiles)
     _check_method(connectivity)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    if budget is not None and time_limit is not None:
+        raise ValueError("give time_limit or budget, not both")
+    if budget is None:
+        budget = Budget(seconds=time_limit)
+    meter = budget.meter()
+    deadline = budget.deadline(meter.started)
     broken = garden.warnings()
     if broken:
         return Result(Status.UNSATISFIABLE, value=0,
@@ -530,18 +545,21 @@ def plan_placements(
             return Result(status, stats=stats, seconds=time.perf_counter() - t0, **kw)  # type: ignore[arg-type]
 
         try:
-            if ps.check(ps.prefix(len(names)), deadline):
+            if ps.check(ps.prefix(len(names)), deadline, meter):
                 stats["explanation"] = []
                 return done(Status.SATISFIED, value=len(names), witness=ps.witness())
         except SatTimeout:
-            stats["explanation"] = [f"no answer within the time limit of {time_limit} s"]
+            stats["explanation"] = [f"no answer within the time limit of {budget.seconds} s"]
+            return done(Status.UNKNOWN)
+        except BudgetExhausted:
+            stats["explanation"] = [f"no answer within the budget of {budget.states} SAT calls"]
             return done(Status.UNKNOWN)
         explanation: list[str] = []
         stats["explanation"] = explanation
         try:
             fail, example = len(names), []
             for n in range(1, len(names) + 1):
-                if ps.check(ps.prefix(n), deadline):
+                if ps.check(ps.prefix(n), deadline, meter):
                     example = ps.witness()
                 else:
                     fail = n
@@ -559,9 +577,9 @@ def plan_placements(
                     f"(step {fail}) has no legal place afterwards")
             rules = {ps.rule_2x2: "2x2", ps.rule_connected: "connected"}
             lits = [ps.step[i] for i in range(fail)] + list(rules)
-            core = ps.core_if_unsat(lits, deadline)
+            core = ps.core_if_unsat(lits, deadline, meter)
             assert core is not None  # the failing prefix is unsatisfiable
-            core = minimise_core(core, lambda a: ps.core_if_unsat(a, deadline))
+            core = minimise_core(core, lambda a: ps.core_if_unsat(a, deadline, meter))
             steps = [i for i in range(fail) if ps.step[i] in core]
             used = {rules[x] for x in core if x in rules}
             stats["core_steps"] = [i + 1 for i in steps]
@@ -582,10 +600,12 @@ def plan_placements(
                     continue
                 alone = [ps.step[i], ps.rule_2x2, ps.rule_connected] + [
                     -ps.step[j] for j in range(len(names)) if j != i]
-                if not ps.check(alone, deadline):
+                if not ps.check(alone, deadline, meter):
                     nowhere.append(name)
                     explanation.append(f"{name} has no legal placement in this garden even on its own")
             stats["no_placement"] = nowhere
         except SatTimeout:
             explanation.append("(the explanation was cut short by the time limit)")
+        except BudgetExhausted:
+            explanation.append(f"(the explanation was cut short by the budget of {budget.states} SAT calls)")
         return done(Status.UNSATISFIABLE, value=stats.get("failing_prefix"))

@@ -257,8 +257,11 @@ def test_placement_json_objects() -> None:
 )
 def test_placement_text_errors(text: str, column: int, fragment: str) -> None:
     with pytest.raises(NotationError, match=fragment) as exc:
-        parse_placement(text, ED)
+        parse_placement(text, ED, "--place")
     assert (exc.value.source, exc.value.line, exc.value.column) == ("--place", 1, column)
+    with pytest.raises(NotationError, match=fragment) as exc:  # the library's own default names no option
+        parse_placement(text, ED)
+    assert (exc.value.source, exc.value.line, exc.value.column) == ("<placement>", 1, column)
 
 
 @pytest.mark.parametrize(
