@@ -22,10 +22,12 @@ OK, NO, BAD = 0, 1, 2
 class Answer:
     """What a verb returns: a JSON object, the text for people, and the exit status."""
 
-    def __init__(self, data: dict[str, Any], text: str, status: int = OK) -> None:
+    def __init__(self, data: dict[str, Any], text: str, status: int = OK, marks: Any = None) -> None:
         self.data = data
         self.text = text
         self.status = status
+        #: What ``--svg`` draws on the position (``models.core.svg.Marks``); None: found from ``data``.
+        self.marks = marks
 
 
 def budget(value: int | None, option: str) -> int | None:

@@ -17,8 +17,9 @@ from typing import Any
 
 from gnomekit import api
 from gnomekit.common import NO, OK, Answer, add_common, read_source
-from gnomekit.models.core.errors import UsageError
+from gnomekit.models.core.errors import GnomekitError, UsageError
 from gnomekit.models.core.protocol import Game, Position, Report
+from gnomekit.models.core.svg import Marks
 
 #: The verbs every game has, in the order ``gnomekit GAME --help`` lists them.
 COMMON_VERBS = ("new", "random", "show", "check", "moves", "solve", "hint")
@@ -75,6 +76,9 @@ class GameCLI:
             self.options(verb, p)
             add_common(p)
             self.late_options(verb, p)
+            if verb in POSITION_VERBS:
+                p.add_argument("--svg", metavar="FILE",
+                               help="also write the position as an SVG picture, with the answer drawn on it")
             p.set_defaults(func=getattr(self, f"cmd_{verb}"))
         self.more_verbs(verbs)
 
@@ -112,6 +116,20 @@ class GameCLI:
             text = text.rstrip("\n") + "\n" + note
         return Answer(pos.to_json(), text)
 
+    # -- pictures ----------------------------------------------------------------------------------
+    def picture(self, pos: Position, answer: Answer, args: argparse.Namespace) -> Answer:
+        """With ``--svg FILE``: write the position with the answer drawn on it (the answer is unchanged)."""
+        path = getattr(args, "svg", None)
+        if path:
+            marks = answer.marks if answer.marks is not None else marks_of(pos, answer.data)
+            svg = pos.svg(marks)
+            try:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(svg)
+            except OSError as exc:
+                raise UsageError(f"cannot write the picture: {exc.strerror}", source="--svg", text=path) from None
+        return answer
+
     # -- the verbs ---------------------------------------------------------------------------------
     def cmd_new(self, args: argparse.Namespace) -> Answer:
         return self.new_answer(self.make_game(args), args)
@@ -138,22 +156,28 @@ class GameCLI:
         return {"turns": args.turns} if hasattr(args, "turns") else {}
 
     def cmd_show(self, args: argparse.Namespace) -> Answer:
-        return self.show_answer(self.position(args), args)
+        pos = self.position(args)
+        return self.picture(pos, self.show_answer(pos, args), args)
 
     def show_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
         """``show``: the position as read (it reads back as the same position)."""
         return self.position_answer(pos, args)
 
     def cmd_check(self, args: argparse.Namespace) -> Answer:
-        return self.check_answer(self.position(args), args)
+        pos = self.position(args)
+        return self.picture(pos, self.check_answer(pos, args), args)
 
     def check_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
         """``check``: one protocol move (``--move``) through ``Position.check``: exit 0 legal, 1 illegal."""
         text = getattr(args, "move", None)
         if not text:
             raise UsageError(self.check_needs)
-        report = pos.check(pos.parse_move(text, "--move"))
-        return self.report_answer(pos, report, args)
+        move = pos.parse_move(text, "--move")
+        report = pos.check(move)
+        answer = self.report_answer(pos, report, args)
+        if answer.marks is None:
+            answer.marks = Marks.of_report(report, pos.move_cells(move))
+        return answer
 
     def report_answer(self, pos: Position, report: Report, args: argparse.Namespace) -> Answer:
         """A :class:`Report` in words: the move, legal or not, every broken rule and the notes."""
@@ -161,7 +185,8 @@ class GameCLI:
         return Answer(report.to_json(), text, OK if report.legal else NO)
 
     def cmd_moves(self, args: argparse.Namespace) -> Answer:
-        return self.moves_answer(self.position(args), args)
+        pos = self.position(args)
+        return self.picture(pos, self.moves_answer(pos, args), args)
 
     def moves_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
         """``moves``: ``legal_moves()`` in their notation (``--count``: only how many)."""
@@ -173,7 +198,8 @@ class GameCLI:
         return Answer(data, "\n".join([*moves, f"{len(moves)} legal move(s)"]), OK if moves else NO)
 
     def cmd_solve(self, args: argparse.Namespace) -> Answer:
-        return self.solve_answer(self.position(args), args)
+        pos = self.position(args)
+        return self.picture(pos, self.solve_answer(pos, args), args)
 
     def solve_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
         """``solve``: :func:`gnomekit.solve` with the game's default goal for this position."""
@@ -185,7 +211,8 @@ class GameCLI:
         return Answer(data, text, OK if r.found else NO)
 
     def cmd_hint(self, args: argparse.Namespace) -> Answer:
-        return self.hint_answer(self.position(args), args)
+        pos = self.position(args)
+        return self.picture(pos, self.hint_answer(pos, args), args)
 
     def hint_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
         """``hint``: :func:`gnomekit.hint` in its own words."""
@@ -212,3 +239,63 @@ def words(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}: {words(v)}" for k, v in value.items())
     return str(value)
+
+
+def _cells(value: Any) -> list[Any]:
+    return [tuple(c) if isinstance(c, list) else c for c in value] if isinstance(value, list) else []
+
+
+def _violations(data: Any) -> list[dict[str, Any]]:
+    """Every violation object anywhere in an answer's JSON (they all have rule, message, cells)."""
+    out: list[dict[str, Any]] = []
+    if isinstance(data, dict):
+        if {"rule", "message", "cells"} <= set(data):
+            out.append(data)
+        for v in data.values():
+            out += _violations(v)
+    elif isinstance(data, list):
+        for v in data:
+            out += _violations(v)
+    return out
+
+
+def marks_of(pos: Position, data: dict[str, Any]) -> Marks:
+    """What to draw for an answer given as JSON: every broken rule's cells, and the answer's move.
+
+    The move is the first of ``move``, ``witness``, ``best`` (or their ``placement``/``move``)
+    that reads as a move of the position; a list of moves (a plan, a principal line) is drawn
+    as a route through their cells.
+    """
+    bad: list[Any] = []
+    for v in _violations(data):
+        for c in _cells(v.get("cells")):
+            if c not in bad:
+                bad.append(c)
+    moves: list[Any] = []
+    for key in ("move", "witness", "best", "placement", "plan"):
+        value = data.get(key)
+        if isinstance(value, dict):
+            value = value.get("placement", value.get("move", value.get("text")))
+        texts = value if isinstance(value, list) else [value]
+        for t in texts:
+            if not isinstance(t, str):
+                continue
+            try:
+                moves.append(pos.parse_move(t))
+            except (GnomekitError, ValueError):
+                continue
+        if moves:
+            break
+    cells: list[Any] = []
+    routes: list[tuple[Any, ...]] = []
+    for m in moves:
+        mc = pos.move_cells(m)
+        cells += [c for c in mc if c not in cells]
+        if len(moves) > 1 or len(mc) > 1:
+            routes.append(tuple(mc))
+    words = ""
+    if bad:
+        words = "; ".join(f"[{v['rule']}] {v['message']}" for v in _violations(data))
+    return Marks(move=tuple(cells), illegal=tuple(bad), routes=tuple(routes) if len(moves) > 1 else (),
+                 caption=words)
+

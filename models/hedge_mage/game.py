@@ -365,6 +365,17 @@ class GardenPosition(Position):
     def to_json(self) -> dict[str, Any]:
         return garden_to_json(self._garden)
 
+    # -- pictures -----------------------------------------------------------------------------
+    def svg(self, marks: Any = None) -> str:
+        """The garden as an SVG picture (models/hedge_mage/render.py), ``marks`` drawn on it."""
+        from gnomekit.models.hedge_mage.render import position_svg
+
+        return position_svg(self, marks)
+
+    def move_cells(self, move: Any) -> tuple[Hashable, ...]:
+        """The cells the placement covers, as ``(row, col)``."""
+        return tuple(self._move(move).cells)
+
     # -- extras -------------------------------------------------------------------------------
     def warnings(self) -> list[str]:
         """Rule states no legal play reaches (a 2x2 hedge, split ground)."""
@@ -499,6 +510,19 @@ class RunningPosition(Position):
 
     def to_json(self) -> dict[str, Any]:
         return run_to_json(self._pos, self._game.edition)
+
+    # -- pictures -----------------------------------------------------------------------------
+    def svg(self, marks: Any = None) -> str:
+        """The running position as an SVG picture (models/hedge_mage/render.py), ``marks`` drawn on it."""
+        from gnomekit.models.hedge_mage.render import position_svg
+
+        return position_svg(self, marks)
+
+    def move_cells(self, move: Any) -> tuple[Hashable, ...]:
+        """The cells the move's characters walk through and its pick-up, drop and springshroom cells."""
+        from gnomekit.models.hedge_mage.render import move_cells
+
+        return move_cells(self, move)
 
 
 def _finish_transit(pos: RunPosition, ed: HedgeMageEdition, depth: int = 0) -> list[list[Action]]:
