@@ -613,6 +613,27 @@ class GnomeHollowPosition(ProtocolPosition):
             out.append(a)
         return out
 
+    # -- pictures ----------------------------------------------------------------------------------
+    def svg(self, marks: Any = None) -> str:
+        """The table as an SVG picture (models/gnome_hollow/render.py), with ``marks`` drawn on it."""
+        from gnomekit.models.gnome_hollow.render import position_svg
+
+        return position_svg(self, marks)
+
+    def move_cells(self, move: Any) -> tuple[Hex, ...]:
+        """The hexes a move touches: a placement's hex, the hex of the path a gnome goes to, the
+        Stump for the market, the ring's tiles for a ring marker move; none for the rest."""
+        m = self.parse_move(move) if isinstance(move, str) else move
+        if isinstance(m, Placement):
+            return (m.cell,)
+        if isinstance(m, Act):
+            if m.at is not None:
+                return (m.at[0],)
+            return ((0, 0),) if m.kind == "market" else ()
+        if isinstance(m, RingMarker) and self._state[0] == "marker":
+            return tuple(self._state[1].ring.tiles)
+        return ()
+
     # -- notation ----------------------------------------------------------------------------------
     def to_text(self) -> str:
         lines = notation.position_to_text(self.start, self.ed).splitlines()
