@@ -113,6 +113,21 @@ class HollowCLI(GameCLI):
     def check_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
         return _check(*self.start(pos, args), args)
 
+    def picture_svg(self, pos: Position, verb: str, answer: Answer, args: argparse.Namespace) -> str:
+        """One checked placement and the legal moves are drawn by the Gnome Hollow renderer."""
+        from gnomekit.models.gnome_hollow import render
+
+        assert isinstance(pos, GnomeHollowPosition)
+        if verb == "check" and len(getattr(args, "place", None) or []) == 1:
+            return render.check_svg(pos, args.place[0])
+        if verb == "moves":
+            return render.moves_svg(pos)
+        placed = [pl.get("notation") for pl in answer.data.get("placements") or [] if isinstance(pl, dict)]
+        if verb in ("solve", "hint") and placed:
+            plan = render.witness_placements([pos.parse_move(t) for t in placed if isinstance(t, str)])
+            return render.plan_svg(pos, plan, caption=f"{verb}: " + " ".join(str(t) for t in placed))
+        return super().picture_svg(pos, verb, answer, args)
+
     def moves_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
         assert isinstance(pos, GnomeHollowPosition)
         if pos.moves or not _at_turn_start(pos):

@@ -354,6 +354,19 @@ class HedgeMageCLI(GameCLI):
         assert isinstance(pos, GardenPosition)
         return solve_cli.hint_answer(pos, args)
 
+    def picture_svg(self, pos: Position, verb: str, answer: Answer, args: argparse.Namespace) -> str:
+        """Hedge Mage draws a checked placement or plan, and every legal move, its own way."""
+        from gnomekit.models.hedge_mage import render
+
+        if verb == "check":
+            plan = getattr(args, "run_plan", None)
+            text = run_cli.plan_text(plan)[0] if isinstance(pos, RunningPosition) and plan else args.place
+            if text:
+                return render.check_svg(pos, text)
+        if verb == "moves":
+            return render.moves_svg(pos)
+        return super().picture_svg(pos, verb, answer, args)
+
     def cmd_to_run(self, args: argparse.Namespace) -> Answer:
         """``to-run GARDEN --points N``: the running phase in this garden (``GardenPosition.to_run``)."""
         game = self.make_game(args)

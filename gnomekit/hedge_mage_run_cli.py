@@ -24,7 +24,7 @@ from gnomekit.models.hedge_mage.running_notation import action_to_text, parse_pl
 DEFAULT_MAX_STATES = 150_000
 
 
-def _plan_text(p: str) -> tuple[str, str]:
+def plan_text(p: str) -> tuple[str, str]:
     """The plan's text and its name in messages: the ``--plan`` value, or the file of ``@FILE``."""
     if p.startswith("@"):
         return read_source(p[1:])
@@ -106,7 +106,7 @@ def check_answer(position: RunningPosition, woke: list[Event], args: argparse.Na
     pos, ed = position.run, position.game.edition
     if args.run_plan is None:  # an empty plan ('' or '[]', as solve may print) is a plan
         raise UsageError("check on a running position needs --plan PLAN (actions, or @FILE)")
-    ptext, pname = _plan_text(args.run_plan)
+    ptext, pname = plan_text(args.run_plan)
     plan = parse_plan(ptext, ed, pname)
     rep = execute_plan(pos, ed, plan)
     if rep.failed is not None and rep.failed < len(plan):

@@ -121,14 +121,18 @@ class GameCLI:
         """With ``--svg FILE``: write the position with the answer drawn on it (the answer is unchanged)."""
         path = getattr(args, "svg", None)
         if path:
-            marks = answer.marks if answer.marks is not None else marks_of(pos, answer.data)
-            svg = pos.svg(marks)
+            svg = self.picture_svg(pos, args.verb, answer, args)
             try:
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(svg)
             except OSError as exc:
                 raise UsageError(f"cannot write the picture: {exc.strerror}", source="--svg", text=path) from None
         return answer
+
+    def picture_svg(self, pos: Position, verb: str, answer: Answer, args: argparse.Namespace) -> str:
+        """The picture of ``verb``'s answer: the position with the answer's marks (a game may draw more)."""
+        marks = answer.marks if answer.marks is not None else marks_of(pos, answer.data)
+        return pos.svg(marks)
 
     # -- the verbs ---------------------------------------------------------------------------------
     def cmd_new(self, args: argparse.Namespace) -> Answer:
@@ -262,40 +266,39 @@ def _violations(data: Any) -> list[dict[str, Any]]:
 def marks_of(pos: Position, data: dict[str, Any]) -> Marks:
     """What to draw for an answer given as JSON: every broken rule's cells, and the answer's move.
 
-    The move is the first of ``move``, ``witness``, ``best`` (or their ``placement``/``move``)
-    that reads as a move of the position; a list of moves (a plan, a principal line) is drawn
-    as a route through their cells.
+    The move is the first of ``move``, ``witness``, ``best``, ``placement``, ``placements``,
+    ``plan`` that reads as moves of the position (a notation, or an object with a ``notation``,
+    ``text`` or ``cells``); several moves (a plan, a turn's placements) and a ``chain`` of fields
+    are also drawn as a route.
     """
     bad: list[Any] = []
     for v in _violations(data):
         for c in _cells(v.get("cells")):
             if c not in bad:
                 bad.append(c)
-    moves: list[Any] = []
-    for key in ("move", "witness", "best", "placement", "plan"):
+    groups: list[tuple[Any, ...]] = []
+    for key in ("move", "witness", "best", "placement", "placements", "plan"):
         value = data.get(key)
-        if isinstance(value, dict):
-            value = value.get("placement", value.get("move", value.get("text")))
-        texts = value if isinstance(value, list) else [value]
-        for t in texts:
-            if not isinstance(t, str):
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, dict) and isinstance(item.get("cells"), list):
+                groups.append(tuple(_cells(item["cells"])))
+                continue
+            if isinstance(item, dict):
+                item = item.get("notation", item.get("text", item.get("move")))
+            if not isinstance(item, str):
                 continue
             try:
-                moves.append(pos.parse_move(t))
+                groups.append(tuple(pos.move_cells(pos.parse_move(item))))
             except (GnomekitError, ValueError):
                 continue
-        if moves:
+        if groups:
             break
+    chain = data.get("chain")
+    if isinstance(chain, list) and chain and all(isinstance(c, int) for c in chain):
+        groups.append(tuple(chain))
     cells: list[Any] = []
-    routes: list[tuple[Any, ...]] = []
-    for m in moves:
-        mc = pos.move_cells(m)
-        cells += [c for c in mc if c not in cells]
-        if len(moves) > 1 or len(mc) > 1:
-            routes.append(tuple(mc))
-    words = ""
-    if bad:
-        words = "; ".join(f"[{v['rule']}] {v['message']}" for v in _violations(data))
-    return Marks(move=tuple(cells), illegal=tuple(bad), routes=tuple(routes) if len(moves) > 1 else (),
-                 caption=words)
-
+    for g in groups:
+        cells += [c for c in g if c not in cells]
+    routes = tuple(g for g in groups if len(g) > 1) if len(groups) > 1 or "chain" in data else ()
+    words = "; ".join(f"[{v['rule']}] {v['message']}" for v in _violations(data)) if bad else ""
+    return Marks(move=tuple(cells), illegal=tuple(bad), routes=routes, caption=words)
