@@ -217,6 +217,11 @@ def _show(gp: GnomeHollowPosition, args: argparse.Namespace) -> Answer:
         note_lines += [f"#   - {w}" for w in warnings]
     if args.json:
         return Answer({**_json(gp), **extra, "rings": rings, "open_networks": opens}, "")
+    from gnomekit.models.gnome_hollow.render import ascii_map
+
+    # the table drawn as a hex map, as comment lines too (at most 80 columns with the "# ")
+    note_lines.append("# the table:")
+    note_lines += [f"# {x}".rstrip() for x in ascii_map(gp, width=78).rstrip("\n").splitlines()]
     return Answer({}, _text(gp) + "\n".join(note_lines))
 
 

@@ -13,6 +13,7 @@ the game through :func:`gnomekit.game`, reading the position through the protoco
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from gnomekit import api
@@ -81,6 +82,15 @@ class GameCLI:
                                help="also write the position as an SVG picture, with the answer drawn on it")
             p.set_defaults(func=getattr(self, f"cmd_{verb}"))
         self.more_verbs(verbs)
+        p = verbs.add_parser("render", help="draw position files as SVG pictures (one FILE.svg each)",
+                             description="Draw each position file as an SVG picture, written to DIR/NAME.svg "
+                                         "(NAME: the file's name without its extension).")
+        p.add_argument("positions", nargs="+", metavar="FILE", help="position files (text or JSON)")
+        p.add_argument("--out", metavar="DIR", default=".", help="the folder to write into (default: .)")
+        self.options("show", p)  # a position is read as show reads it (rules options included)
+        add_common(p)
+        self.late_options("show", p)
+        p.set_defaults(func=self.cmd_render)
 
     def position_help_of(self, verb: str) -> str | None:
         """The help of a verb's position argument."""
@@ -133,6 +143,28 @@ class GameCLI:
         """The picture of ``verb``'s answer: the position with the answer's marks (a game may draw more)."""
         marks = answer.marks if answer.marks is not None else marks_of(pos, answer.data)
         return pos.svg(marks)
+
+    def cmd_render(self, args: argparse.Namespace) -> Answer:
+        """``render FILE... --out DIR``: every position drawn, DIR/NAME.svg each (all read before any is written)."""
+        game = self.make_game(args)
+        out = Path(args.out)
+        if not out.is_dir():
+            raise UsageError("not a folder", source="--out", text=args.out)
+        pictures = []
+        for f in args.positions:
+            text, source = read_source(f)
+            pos = self.read(game, text, source, args)
+            name = "stdin" if f == "-" else Path(f).stem
+            pictures.append((out / f"{name}.svg", pos.svg()))
+        names = [str(p) for p, _ in pictures]
+        if len(set(names)) != len(names):
+            raise UsageError("two files would be drawn to the same picture name", source="render", text=" ".join(names))
+        for path, svg in pictures:
+            try:
+                path.write_text(svg, encoding="utf-8")
+            except OSError as exc:
+                raise UsageError(f"cannot write the picture: {exc.strerror}", source="--out", text=str(path)) from None
+        return Answer({"written": names}, "\n".join(f"wrote {n}" for n in names))
 
     # -- the verbs ---------------------------------------------------------------------------------
     def cmd_new(self, args: argparse.Namespace) -> Answer:

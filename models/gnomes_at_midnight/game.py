@@ -282,6 +282,19 @@ class MidnightPosition(Position):
         w = self.winner()
         return None if w is None else f"{COLOURS[w]} wins ({', '.join(self._wins)})"
 
+    # -- pictures -------------------------------------------------------------------------------
+    def svg(self, marks: Any = None) -> str:
+        """The position as an SVG picture (``render.position_svg``), ``marks`` (an answer) drawn on it."""
+        from gnomekit.models.gnomes_at_midnight.render import position_svg
+
+        return position_svg(self, marks)
+
+    def move_cells(self, move: Any) -> tuple[Hashable, ...]:
+        """A step's or pair step's source then target square, an add's flower; nothing for pass/flip."""
+        from gnomekit.models.gnomes_at_midnight.render import move_cells
+
+        return move_cells(self.parse_move(move) if isinstance(move, str) else move)
+
     # -- notation -------------------------------------------------------------------------------
     def to_text(self) -> str:
         return position_to_text(self._state, self._after)

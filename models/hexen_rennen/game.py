@@ -431,6 +431,19 @@ class HexenPosition(Position):
         return (f"{to_move}'s witch from {self.witch}: chain {' -> '.join(map(str, pend.chain))}; "
                 f"{pend.chooser} decides on tile {pend.state.at}" + (" (must play a card)" if pend.node.forced else ""))
 
+    # -- pictures ---------------------------------------------------------------------------
+    def svg(self, marks: Any = None) -> str:
+        """The position as an SVG picture (``render.position_svg``), ``marks`` (an answer) drawn on it."""
+        from gnomekit.models.hexen_rennen.render import position_svg
+
+        return position_svg(self, marks)
+
+    def move_cells(self, move: Any) -> tuple[Hashable, ...]:
+        """A witch's field and the die's target; a decision's tile and the card's target (fields)."""
+        from gnomekit.models.hexen_rennen.render import move_cells
+
+        return move_cells(self, self.parse_move(move) if isinstance(move, str) else move)
+
     def board(self) -> str:
         """The board drawing ``show`` prints, the turn so far, and where it stands (reads back with ``read``)."""
         return board_text(self.base, self.edition) + "".join("\n" + x for x in self._extra_lines()) + \
