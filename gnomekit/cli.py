@@ -1,4 +1,4 @@
-"""The ``gnomekit`` command: one subcommand group per game, plus ``tour``.
+"""The ``gnomekit`` command: one subcommand group per game, plus ``tour`` and ``serve``.
 
 Each game registers its verbs from its own module (``gnomekit/<game>_cli.py``);
 this file only wires them together.
@@ -36,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     from gnomekit import tour
 
     tour.register(sub)
+    from gnomekit.web import command as web_command
+
+    web_command.register(sub)
     return parser
 
 

@@ -1,0 +1,293 @@
+"""The web API (gnomekit.web.app) through Starlette's TestClient: every endpoint, every game, the errors.
+
+Each answer must be the CLI's own: the ``answer`` of a request equals what ``gnomekit GAME VERB FILE
+--json`` prints for the same position and options, and the exit status is ``status``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import warnings
+import xml.etree.ElementTree as ET
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (in the test extra)")
+
+with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 and warns about httpx; both work
+    warnings.filterwarnings("ignore", message="Using `httpx` with")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from gnomekit.cli import main  # noqa: E402
+from gnomekit.web import app as web_app  # noqa: E402
+from gnomekit.web import runner  # noqa: E402
+
+#: Per game: an illegal but well-formed move, a malformed one, the options of the asks.
+CASES: dict[str, dict[str, Any]] = {
+    "hedge-mage": {"illegal": "T4:R0@0,0", "rule": "out-of-bounds", "bad": "T4:R0@zz", "args": ""},
+    "gnome-hollow": {"illegal": "G07@5,5:r0", "rule": "not-adjacent", "bad": "G07@x", "args": ""},
+    "gnomes-at-midnight": {"illegal": "pass", "rule": "pass-not-allowed", "bad": "9,9-zz", "args": "",
+                           "slow_args": "--depth 2"},
+    "hexen-rennen": {"illegal": "0 fog:3", "rule": None, "bad": "??", "args": "--roll 4", "slow_args": "--roll 4"},
+}
+GAMES = list(CASES)
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(web_app.create_app(), base_url="http://127.0.0.1")
+
+
+@pytest.fixture(scope="module")
+def positions(client: TestClient) -> dict[str, str]:
+    out = {}
+    for game in GAMES:
+        r = client.post(f"/api/{game}/new", json={})
+        assert r.status_code == 200, r.text
+        out[game] = r.json()["position"]
+    return out
+
+
+def cli_json(tmp_path: Path, game: str, verb: str, position: str | None, *options: str) -> tuple[int, Any]:
+    """What ``gnomekit GAME VERB FILE OPTIONS --json`` prints, and its exit status."""
+    argv = [game, verb]
+    if position is not None:
+        f = tmp_path / f"{game}-{verb}.txt"
+        f.write_text(position, encoding="utf-8")
+        argv.append(str(f))
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        status = main([*argv, *options, "--json"])
+    return status, json.loads(buf.getvalue())
+
+
+def well_formed_svg(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    return root
+
+
+def test_page_and_static_files(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    for ref in ("/static/app.js", "/static/style.css"):
+        assert ref in page.text
+        r = client.get(ref)
+        assert r.status_code == 200 and len(r.text) > 500
+    assert "http" not in page.text.replace("http-equiv", "")  # nothing from the network
+    assert client.get("/static/nothing.js").status_code == 404
+
+
+def test_games(client: TestClient) -> None:
+    body = client.get("/api/games").json()
+    assert [g["name"] for g in body["games"]] == GAMES
+    assert body["budget"] == {"default": web_app.DEFAULT_BUDGET, "max": web_app.MAX_BUDGET}
+    hexen = body["games"][3]
+    assert hexen["move_option"] == "--turn" and hexen["options"]["hint"] == "--roll 4"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_puzzles_list_and_load(client: TestClient, game: str, tmp_path: Path) -> None:
+    from importlib import import_module
+
+    from gnomekit import api
+
+    files = import_module(f"gnomekit.solver.{api.entry(game).package}.puzzles").puzzle_files()
+    listed = client.get(f"/api/{game}/puzzles").json()["puzzles"]
+    assert [p["file"] for p in listed] == [f.name for f in files]
+    first = listed[0]
+    r = client.get(f"/api/{game}/puzzles/{first['name']}")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["puzzle"]["name"] == first["name"]
+    status, shown = cli_json(tmp_path, game, "show", body["position"])
+    assert (body["status"], body["answer"]) == (status, shown)
+    well_formed_svg(body["svg"])
+    missing = client.get(f"/api/{game}/puzzles/no-such-puzzle")
+    assert missing.status_code == 400 and missing.json()["answer"]["source"] == "puzzle"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_new_random_read(client: TestClient, game: str, tmp_path: Path) -> None:
+    r = client.post(f"/api/{game}/random", json={"seed": 3})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["status"] == 0 and body["command"] == f"gnomekit {game} random --seed 3 --json"
+    assert (0, body["answer"]) == cli_json(tmp_path, game, "random", None, "--seed", "3")
+    well_formed_svg(body["svg"])
+    # The position text reads back; as JSON too (the answer of `new` is the position's JSON object).
+    read = client.post(f"/api/{game}/read", json={"position": body["position"]}).json()
+    assert read["status"] == 0
+    well_formed_svg(read["svg"])
+    assert read["answer"] == cli_json(tmp_path, game, "show", body["position"])[1]
+    new = client.post(f"/api/{game}/new", json={}).json()
+    as_json = client.post(f"/api/{game}/read", json={"position": new["answer"]})
+    assert as_json.status_code == 200, as_json.text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_check_illegal_move_is_200_with_its_reasons(client: TestClient, positions: dict[str, str], game: str,
+                                                    tmp_path: Path) -> None:
+    case = CASES[game]
+    r = client.post(f"/api/{game}/check", json={"position": positions[game], "move": case["illegal"],
+                                               "args": case["args"]})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["status"] == 1 and body["answer"]["legal"] is False
+    option = runner.GAME_INFO[game].move_option
+    words = case["illegal"].split() if game == "gnome-hollow" else [case["illegal"]]
+    assert (1, body["answer"]) == cli_json(tmp_path, game, "check", positions[game], *case["args"].split(),
+                                           option, *words)
+    if case["rule"]:
+        assert case["rule"] in json.dumps(body["answer"])
+    else:
+        assert body["answer"]["reasons"]
+    assert body["text"].startswith("illegal") or "illegal" in body["text"]
+    well_formed_svg(body["svg"])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_check_malformed_move_is_400_located(client: TestClient, positions: dict[str, str], game: str,
+                                             tmp_path: Path) -> None:
+    case = CASES[game]
+    r = client.post(f"/api/{game}/check", json={"position": positions[game], "move": case["bad"],
+                                               "args": case["args"]})
+    assert r.status_code == 400, r.text
+    body = r.json()
+    option = runner.GAME_INFO[game].move_option
+    assert (2, body["answer"]) == cli_json(tmp_path, game, "check", positions[game], *case["args"].split(),
+                                           option, case["bad"])
+    assert body["status"] == 2 and body["answer"]["message"] and body["svg"] is None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bad_position_is_400_with_line_and_column(client: TestClient, positions: dict[str, str], game: str) -> None:
+    broken = positions[game].splitlines()
+    broken[2] = "nonsense: !!"
+    r = client.post(f"/api/{game}/moves", json={"position": "\n".join(broken) + "\n", "args": CASES[game]["args"]})
+    assert r.status_code == 400, r.text
+    err = r.json()["answer"]
+    assert err["source"] == "<position>" and err["line"] is not None
+    assert "<position>" in r.json()["text"] and "gnomekit-web-" not in r.text  # no temporary path leaks
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_moves(client: TestClient, positions: dict[str, str], game: str, tmp_path: Path) -> None:
+    args = CASES[game]["args"]
+    body = client.post(f"/api/{game}/moves", json={"position": positions[game], "args": args}).json()
+    assert (body["status"], body["answer"]) == cli_json(tmp_path, game, "moves", positions[game], *args.split())
+    assert body["answer"]["count"] > 0
+    well_formed_svg(body["svg"])
+
+
+@pytest.mark.parametrize("verb", ["solve", "hint"])
+@pytest.mark.parametrize("game", GAMES)
+def test_solve_and_hint_in_a_child(client: TestClient, positions: dict[str, str], game: str, verb: str,
+                                   tmp_path: Path) -> None:
+    args = CASES[game].get("slow_args", "")
+    r = client.post(f"/api/{game}/{verb}", json={"position": positions[game], "args": args, "budget": 15})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    status, expected = cli_json(tmp_path, game, verb, positions[game], *args.split())
+    drop = {"seconds", "nodes", "stats"}  # timings differ between two runs
+
+    def same(d: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in d.items() if k not in drop}
+
+    assert body["status"] == status and same(body["answer"]) == same(expected)
+    assert body["budget"] == 15 and 0 < body["seconds"] < 15 and body["text"]
+    well_formed_svg(body["svg"])
+
+
+def test_options_as_an_object(client: TestClient, positions: dict[str, str]) -> None:
+    game = "hexen-rennen"
+    r = client.post(f"/api/{game}/moves", json={"position": positions[game], "options": {"roll": 4, "count": True}})
+    assert r.status_code == 200 and "moves" not in r.json()["answer"] and r.json()["answer"]["count"] > 0
+    assert "--count" in r.json()["command"]
+    placements = "G07@0,-1:r2 G40@1,-1:r4"  # check --place takes several words
+    r = client.post("/api/gnome-hollow/check", json={"position": positions["gnome-hollow"], "move": placements})
+    assert r.status_code == 200 and r.json()["answer"]["legal"] is True and len(r.json()["answer"]["tiles"]) == 2
+
+
+@pytest.mark.parametrize(("body", "where"), [
+    ({"args": "--svg /tmp/x.svg"}, "options"),
+    ({"args": "-h"}, "options"),
+    ({"args": "--no-such-option"}, "options"),
+    ({"args": "--js"}, "options"),  # no abbreviations: --js is not --json
+    ({"args": "'unclosed"}, "options"),
+    ({"options": {"no-such": 1}}, "options"),
+    ({"options": [1]}, "options"),
+    ({"budget": "soon"}, "budget"),
+    ({"budget": -1}, "budget"),
+])
+def test_bad_requests_are_400(client: TestClient, positions: dict[str, str], body: dict[str, Any],
+                              where: str) -> None:
+    r = client.post("/api/gnomes-at-midnight/hint", json={"position": positions["gnomes-at-midnight"], **body})
+    assert r.status_code == 400, r.text
+    assert r.json()["status"] == 2 and r.json()["answer"]["source"] == where
+
+
+def test_bad_bodies_and_names(client: TestClient, positions: dict[str, str]) -> None:
+    r = client.post("/api/hedge/check", content=b"{nope", headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "not JSON" in r.json()["answer"]["message"]
+    r = client.post("/api/hedge/check", content=b"position=x", headers={"content-type": "text/plain"})
+    assert r.status_code == 400 and "Content-Type" in r.json()["answer"]["message"]
+    r = client.post("/api/hedge/check", json=[1, 2])
+    assert r.status_code == 400 and "object" in r.json()["answer"]["message"]
+    r = client.post("/api/hedge/check", json={"move": "T4:R0@0,0"})
+    assert r.status_code == 400 and r.json()["answer"]["source"] == "position"
+    r = client.post("/api/hedge/check", json={"position": positions["hedge-mage"]})
+    assert r.status_code == 400 and r.json()["answer"]["source"] == "move"
+    r = client.post("/api/chess/new", json={})
+    assert r.status_code == 400 and r.json()["answer"]["source"] == "game"
+    assert client.post("/api/hedge/teleport", json={}).status_code == 404
+    assert client.get("/api/hedge/check").status_code == 405
+    # an alias names the same game
+    assert client.post("/api/hedge/new", json={}).json()["command"].startswith("gnomekit hedge-mage new")
+
+
+def test_other_hosts_are_refused(client: TestClient) -> None:
+    assert client.get("/api/games", headers={"host": "evil.example"}).status_code == 400
+
+
+def test_a_server_failure_is_500_and_the_server_keeps_going(client: TestClient, positions: dict[str, str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(*args: Any, **kw: Any) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(runner, "run", boom)
+    r = client.post("/api/hedge-mage/moves", json={"position": positions["hedge-mage"]})
+    assert r.status_code == 500 and "disk on fire" in r.json()["answer"]["message"]
+    monkeypatch.undo()
+    assert client.post("/api/hedge-mage/moves", json={"position": positions["hedge-mage"]}).status_code == 200
+
+
+def test_a_solve_past_its_budget_is_stopped(client: TestClient, positions: dict[str, str]) -> None:
+    # The child cannot even start Python in 0.05 s: the answer is a timeout, and quickly.
+    r = client.post("/api/gnomes-at-midnight/solve", json={"position": positions["gnomes-at-midnight"],
+                                                           "budget": 0.05})
+    assert r.status_code == 504, r.text
+    assert r.json()["answer"]["error"] == "Timeout" and r.json()["seconds"] < 2
+    capped = client.post("/api/gnomes-at-midnight/hint", json={"position": positions["gnomes-at-midnight"],
+                                                               "args": "--depth 1", "budget": 999}).json()
+    assert capped["budget"] == web_app.MAX_BUDGET
+
+
+def test_a_cancelled_solve_is_stopped(positions: dict[str, str]) -> None:
+    class Gone:
+        async def is_disconnected(self) -> bool:
+            return True
+
+    async def go() -> Any:
+        return await web_app._in_child(Gone(), "gnomes-at-midnight", "solve",  # type: ignore[arg-type]
+                                       positions["gnomes-at-midnight"], ["--depth", "2"], 15.0)
+
+    r = asyncio.run(go())
+    assert r.status_code == 499 and json.loads(r.body)["answer"]["error"] == "Cancelled"
+    assert json.loads(r.body)["seconds"] < 3
