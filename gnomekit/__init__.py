@@ -12,7 +12,7 @@ See docs/api.md for every call, with examples for all four games.
 
 from gnomekit.api import GAMES, game, games, goals, hint, solve
 from gnomekit.models.core.errors import EditionError, GnomekitError, IllegalMoveError, NotationError, UsageError
-from gnomekit.models.core.protocol import CHANCE, TERMINAL, Game, Position, Report
+from gnomekit.models.core.protocol import CHANCE, TERMINAL, Game, Picture, Position, Report
 from gnomekit.models.core.violation import Violation
 from gnomekit.solver.core.budget import Budget, BudgetExhausted
 from gnomekit.solver.core.result import Result, Status
@@ -30,6 +30,7 @@ __all__ = [
     "GnomekitError",
     "IllegalMoveError",
     "NotationError",
+    "Picture",
     "Position",
     "Report",
     "Result",

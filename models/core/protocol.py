@@ -172,6 +172,33 @@ class Position(ABC):
         """Jupyter shows a position as its picture."""
         return self.svg()
 
+    def draw(self, answer: Any = None) -> Picture:
+        """A picture of this position with ``answer`` drawn on it: a :class:`Report` (the move and
+        every broken rule's cells), a move, a list of moves (a plan, a line), or a solver result
+        (its witness); Jupyter shows it (``_repr_svg_``), ``str()`` is the SVG text."""
+        from gnomekit.models.core.svg import Marks
+
+        if answer is None:
+            return Picture(self.svg())
+        if isinstance(answer, Report):
+            try:
+                cells = self.move_cells(self.parse_move(answer.move))
+            except ValueError:
+                cells = ()
+            return Picture(self.svg(Marks.of_report(answer, cells)))
+        witness = getattr(answer, "witness", answer)  # a Result: draw what it found
+        moves = witness if isinstance(witness, list) else [witness]
+        groups = []
+        for m in moves:
+            try:
+                mv = self.parse_move(m) if isinstance(m, str) else m
+                groups.append(tuple(self.move_cells(mv)))
+            except (ValueError, TypeError):
+                continue
+        cells = tuple(dict.fromkeys(c for g in groups for c in g))
+        routes = tuple(g for g in groups if len(g) > 1) if len(groups) > 1 else ()
+        return Picture(self.svg(Marks(move=cells, routes=routes, caption=str(getattr(answer, "status", "")))))
+
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.key() == other.key()  # type: ignore[attr-defined]
 
@@ -180,6 +207,24 @@ class Position(ABC):
 
     def __repr__(self) -> str:
         return f"<{self.game.name} position\n{self.to_text().rstrip()}\n>"
+
+
+@dataclass(frozen=True)
+class Picture:
+    """An SVG picture (of a position, with an answer drawn on it); a notebook shows it."""
+
+    svg: str
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def __str__(self) -> str:
+        return self.svg
+
+    def save(self, path: str) -> None:
+        """Write the picture to an ``.svg`` file."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.svg)
 
 
 class Game(ABC):
