@@ -2,7 +2,8 @@
 
 Every API answer is a CLI run (:mod:`gnomekit.web.runner`): ``{"status", "answer", "text", "svg",
 "command"}`` where ``answer`` is the object ``--json`` prints and ``status`` the exit status.  Exit 2
-(bad input: the located error object) is HTTP 400; an illegal move (exit 1) is HTTP 200.  A failure
+(bad input: the located error object) is HTTP 400; an illegal move (exit 1) is HTTP 200.  ``apply``
+(the position after a move, for building a position by clicking) goes through the game protocol.  A failure
 of the server's own is HTTP 500 with a message; the server keeps running.  ``solve`` and ``hint``
 run in a child process (:mod:`gnomekit.web.worker`) stopped after the request's budget (seconds,
 default :data:`DEFAULT_BUDGET`, at most :data:`MAX_BUDGET`) or when the request is cancelled.
@@ -138,6 +139,19 @@ async def read(request: Request) -> Response:
     return _answer(out, position=out.text if out.status != 2 else None)
 
 
+async def apply(request: Request) -> Response:
+    """``apply``: the position after a move, through the protocol (:func:`gnomekit.web.runner.apply_move`)."""
+    game = runner.game_name(request.path_params["game"])
+    body = await _body(request)
+    move = body.get("move")
+    if isinstance(move, dict):  # a move's JSON object (a placement), as the game's reader takes it
+        move = json.dumps(move)
+    if not isinstance(move, str) or not move.strip():
+        raise UsageError("apply needs a move (the game's notation or its JSON object)", source="move")
+    http, answer = await run_in_threadpool(runner.apply_move, game, _position(body), move)
+    return JSONResponse(answer, status_code=http)
+
+
 async def ask(request: Request) -> Response:
     """``check`` and ``moves`` (in a thread: they are quick), ``solve`` and ``hint`` (in a child, budgeted)."""
     game, verb = runner.game_name(request.path_params["game"]), request.path_params["verb"]
@@ -223,6 +237,7 @@ def create_app(hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> Starlette:
         Route("/api/{game}/puzzles", _guard(puzzles)),
         Route("/api/{game}/puzzles/{name}", _guard(puzzle)),
         Route("/api/{game}/read", _guard(read), methods=["POST"]),
+        Route("/api/{game}/apply", _guard(apply), methods=["POST"]),
         Mount("/static", StaticFiles(directory=_static()), name="static"),
     ]
     for verb in ("new", "random"):

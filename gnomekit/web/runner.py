@@ -291,3 +291,47 @@ def games() -> list[dict[str, Any]]:
                     "move_option": info.move_option, "move_example": info.move_example,
                     "options": info.options})
     return out
+
+
+def apply_move(game: str, position: str, move: str) -> tuple[int, dict[str, Any]]:
+    """The position after ``move`` through the game protocol (``read``, ``check``, ``apply``).
+
+    Answers ``(http, body)``.  A legal move: status 0 and the new position as ``read`` answers it
+    (``show``'s JSON, text and picture).  The CLI reads only positions between turns; a chance node
+    the protocol stops at in the middle of a turn (a Gnomes at Midnight moonlight flip still to come)
+    is answered by the protocol itself (``to_json``, ``to_text``, ``svg``) and ``note`` says so.  An
+    illegal move: status 1, ``legal: false``, every violation, and the unchanged position drawn with
+    the broken rules' cells.  Malformed position or move: status 2 (HTTP 400), the located error.
+    """
+    from gnomekit.models.core.svg import Marks
+
+    game = game_name(game)
+    g = api.game(game)
+    try:
+        pos = g.read(position, source=SOURCE)
+        mv = pos.parse_move(move, source="<move>")
+    except GnomekitError as exc:
+        return 400, {"status": BAD, "answer": exc.to_json(), "text": f"gnomekit: error: {exc}", "svg": None,
+                     "position": None, "command": None}
+    report = pos.check(mv)
+    verdict: dict[str, Any] = {"move": report.move, "legal": report.legal,
+                               "violations": [v.to_json() for v in report.violations], "notes": list(report.notes)}
+    if not report.legal:
+        svg = pos.svg(Marks.of_report(report, pos.move_cells(mv)))
+        words = "\n".join(f"  - [{v.rule}] {v.message}" for v in report.violations)
+        return 200, {"status": 1, "answer": verdict, **verdict, "text": f"illegal: {report.move}\n{words}",
+                     "svg": svg, "position": position, "command": None}
+    new = pos.apply(mv)
+    body: dict[str, Any] = {"status": 0, **verdict, "command": None}
+    chance = new.is_chance_node()
+    body["to_move"] = "chance" if chance else ("over" if new.is_terminal() else new.current_player())
+    body["chance"] = [{"move": new.move_text(m), "probability": str(p)} for m, p in new.chance_outcomes()] \
+        if chance else []
+    body["result"] = new.result()
+    shown = run(game, "show", new.to_text(), [])
+    if shown.status != BAD:
+        return 200, {**body, "answer": shown.data, "text": shown.text, "svg": shown.svg, "position": shown.text}
+    if not chance:  # the protocol wrote a position its own CLI cannot read: a bug, said as one
+        raise RuntimeError(f"{game}: the position after {report.move} does not read back: {shown.text}")
+    return 200, {**body, "answer": new.to_json(), "text": new.to_text(), "svg": new.svg(), "position": new.to_text(),
+                 "note": f"the command line reads positions between turns only: {shown.data.get('message', '')}"}

@@ -204,7 +204,8 @@ def position_svg(pos: MidnightPosition, marks: Marks | None = None) -> str:
         for c in range(cols):
             t = b.terr[b.index((r, c))]
             x, y = MARGIN + c * CELL, y0 + r * CELL
-            svg.rect(x, y, CELL, CELL, fill=TERRAIN_FILL[t], stroke=PALETTE["grid"], stroke_width=1)
+            svg.rect(x, y, CELL, CELL, fill=TERRAIN_FILL[t], stroke=PALETTE["grid"], stroke_width=1,
+                     data_cell=f"{r},{c}")
             svg.text(x + 4, y + 12, TERRAIN_LETTERS[t], size=10, anchor="start", fill=TERRAIN_INK[t],
                      font_weight="bold")
             if t == moon:

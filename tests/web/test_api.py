@@ -291,3 +291,89 @@ def test_a_cancelled_solve_is_stopped(positions: dict[str, str]) -> None:
     r = asyncio.run(go())
     assert r.status_code == 499 and json.loads(r.body)["answer"]["error"] == "Cancelled"
     assert json.loads(r.body)["seconds"] < 3
+
+
+#: Per game, for ``apply`` (the protocol's notation): an illegal move of the position ``new`` gives,
+#: the rule it breaks, and a malformed move.
+APPLY: dict[str, tuple[str, str, str]] = {
+    "hedge-mage": ("T4:R0@0,0", "out-of-bounds", "T4:R0@zz"),
+    "gnome-hollow": ("G07@5,5:r0", "not-adjacent", "G07@x"),
+    "gnomes-at-midnight": ("pass", "pass-not-allowed", "9,9-zz"),
+    "hexen-rennen": ("witch 3", "turn-phase", "??"),
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_apply_a_legal_move_answers_the_next_position_like_read(client: TestClient, positions: dict[str, str],
+                                                                 game: str, tmp_path: Path) -> None:
+    import gnomekit
+
+    pos = gnomekit.game(game).read(positions[game])
+    move = pos.legal_moves()[-1]
+    r = client.post(f"/api/{game}/apply", json={"position": positions[game], "move": pos.move_text(move)})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    after = pos.apply(move)
+    assert body["status"] == 0 and body["legal"] is True and body["move"] == pos.move_text(move)
+    assert gnomekit.game(game).read(body["position"]) == after and body["position"] != positions[game]
+    assert (0, body["answer"]) == cli_json(tmp_path, game, "show", after.to_text())  # as read answers it
+    assert body["text"] == client.post(f"/api/{game}/read", json={"position": after.to_text()}).json()["text"]
+    expected = "chance" if after.is_chance_node() else "over" if after.is_terminal() else after.current_player()
+    assert body["to_move"] == expected and body["result"] == after.result()
+    well_formed_svg(body["svg"])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_apply_an_illegal_move_is_200_and_changes_nothing(client: TestClient, positions: dict[str, str],
+                                                          game: str) -> None:
+    import gnomekit
+
+    move, rule, _bad = APPLY[game]
+    r = client.post(f"/api/{game}/apply", json={"position": positions[game], "move": move})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    report = gnomekit.game(game).read(positions[game]).check(move)
+    assert body["status"] == 1 and body["legal"] is False and body["position"] == positions[game]
+    assert body["violations"] == [v.to_json() for v in report.violations] and body["violations"]
+    assert body["violations"][0]["rule"] == rule and rule in body["text"]
+    well_formed_svg(body["svg"])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_apply_malformed_input_is_400_located(client: TestClient, positions: dict[str, str], game: str) -> None:
+    bad = APPLY[game][2]
+    r = client.post(f"/api/{game}/apply", json={"position": positions[game], "move": bad})
+    assert r.status_code == 400, r.text
+    err = r.json()["answer"]
+    assert err["source"] == "<move>" and err["column"] is not None and err["text"] == bad
+    broken = positions[game].splitlines()
+    broken[2] = "nonsense: !!"
+    r = client.post(f"/api/{game}/apply", json={"position": "\n".join(broken) + "\n", "move": APPLY[game][0]})
+    assert r.status_code == 400 and r.json()["answer"]["source"] == "<position>" and r.json()["answer"]["line"]
+    assert client.post(f"/api/{game}/apply", json={"position": positions[game]}).json()["answer"]["source"] == "move"
+
+
+def test_apply_through_a_moonlight_flip(client: TestClient, positions: dict[str, str]) -> None:
+    """A Midnight move with an unknown deck stops at the flip: its outcomes are offered, a flip ends the turn."""
+    import gnomekit
+
+    hidden = gnomekit.game("gnomes-at-midnight").read(positions["gnomes-at-midnight"]).hidden()
+    body = client.post("/api/midnight/apply", json={"position": hidden.to_text(), "move": "0,0-0,1"}).json()
+    assert body["status"] == 0 and body["to_move"] == "chance" and "after-move: yes" in body["position"]
+    assert [c["move"] for c in body["chance"]] == ["flip grass", "flip tulips", "flip cobblestone"]
+    assert body["chance"][0]["probability"] == "1/3" and "between turns" in body["note"]
+    well_formed_svg(body["svg"])
+    step = client.post("/api/midnight/apply", json={"position": body["position"], "move": "0,1-0,2"}).json()
+    assert step["status"] == 1 and step["violations"][0]["rule"] == "flip-pending"
+    flip = client.post("/api/midnight/apply", json={"position": body["position"], "move": "flip tulips"}).json()
+    assert flip["status"] == 0 and flip["to_move"] == 1 and "moon: green tulips" in flip["position"]
+    assert "note" not in flip
+
+
+def test_apply_a_placement_given_as_its_json_object(client: TestClient, positions: dict[str, str]) -> None:
+    """What the page sends for a Hedge Mage placement picked from ``moves`` (its JSON has no notation)."""
+    listed = client.post("/api/hedge/moves", json={"position": positions["hedge-mage"]}).json()["answer"]
+    placement = listed["placements"][0]
+    body = client.post("/api/hedge/apply", json={"position": positions["hedge-mage"], "move": placement}).json()
+    assert body["status"] == 0 and body["move"] == "T4:R270@1,0" and "hedges: a=T4" in body["position"]
+    assert "tile: -" in body["position"] and body["to_move"] == "over"

@@ -173,3 +173,76 @@ def test_a_bad_position_shows_its_located_error(server: str, browser: Any) -> No
     assert error.text.startswith("<position>:2"), error.text
     assert "HTTP 400" in error.text
     d.save_screenshot(str(SHOTS / "gnomekit-web-error.png"))
+
+
+def click_cell(driver: Any, cell: str) -> None:
+    """Click the middle of a board cell (pieces drawn over it are clicked through, as a user would)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    el = driver.find_element(By.CSS_SELECTOR, f'#picture svg [data-cell="{cell}"]')
+    ActionChains(driver).move_to_element(el).click().perform()
+
+
+def choices(driver: Any) -> list[Any]:
+    from selenium.webdriver.common.by import By
+
+    return [li for li in driver.find_elements(By.CSS_SELECTOR, "#choice-list li") if li.is_displayed()]
+
+
+#: Per game: the cells clicked, the choice picked (a word of its label; None: the clicks apply the move
+#: themselves), and what the position text then contains.
+CLICKS = {
+    # green's two gnomes on 0,0 may step one or both to 0,1: two moves match, the pair is picked
+    "gnomes-at-midnight": (["0,0", "0,1"], "0,0=0,1", "to-move: blue"),
+    # the revealed T4 over 5,5: placements offered, the first one taken
+    "hedge-mage": (["5,5"], "", "hedges: a=T4"),
+    # the empty hex left of the Stump: the offered tiles' placements there
+    "gnome-hollow": (["0,-1"], "", "turn: G"),
+}
+
+
+@pytest.mark.parametrize("game", list(CLICKS))
+def test_click_builds_the_position_and_undo_restores_it(server: str, browser: Any, game: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    d = browser
+    d.get(server)  # a fresh page: the history of clicks starts empty, whichever game was open
+    open_game(d, server, game)
+    text = d.find_element(By.ID, "position")
+    d.find_element(By.ID, "new").click()
+    wait_for(d, lambda d: picture(d) and text.get_attribute("value").startswith(game), "new was not drawn")
+    before, before_svg = text.get_attribute("value"), picture(d)[0].get_attribute("outerHTML")
+    cells, pick, shows = CLICKS[game]
+    for cell in cells:
+        click_cell(d, cell)
+    wait_for(d, lambda d: choices(d), "no choice offered")
+    offered = choices(d)
+    item = next(li for li in offered if pick in li.text)
+    if game == "gnomes-at-midnight":
+        assert sorted(li.text.split()[0] for li in offered) == ["0,0-0,1", "0,0=0,1"]
+    else:
+        assert all(cells[0] in li.text for li in offered) if game == "hedge-mage" else offered
+        ActionChains(d).move_to_element(item).perform()  # hovering previews the placement on the board
+        wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg .gk-preview"), "no preview")
+    item.click()
+    status = d.find_element(By.ID, "build-status")
+    wait_for(d, lambda d: status.text.startswith("applied"), "the move was not applied")
+    after = text.get_attribute("value")
+    assert after != before and shows in after, after
+    assert picture(d)[0].get_attribute("outerHTML") != before_svg
+    assert "gk-preview" not in picture(d)[0].get_attribute("outerHTML")
+    d.save_screenshot(str(SHOTS / f"gnomekit-web-{game}-click.png"))
+    if game == "hedge-mage":  # the card is used up: the next one is revealed by a click, then placed
+        wait_for(d, lambda d: d.find_elements(By.XPATH, "//div[@id='other-list']/button[.='reveal L4']"), "no reveal")
+        d.find_element(By.XPATH, "//div[@id='other-list']/button[.='reveal L4']").click()
+        wait_for(d, lambda d: "tile: L4" in text.get_attribute("value"), "the next tile was not revealed")
+        assert status.text.startswith("revealed L4")
+        d.find_element(By.ID, "undo").click()
+        wait_for(d, lambda d: text.get_attribute("value") == after, "undo did not take the reveal back")
+
+    d.find_element(By.ID, "undo").click()
+    wait_for(d, lambda d: text.get_attribute("value") == before, "undo did not restore the position")
+    assert picture(d)[0].get_attribute("outerHTML") == before_svg
+    assert not d.find_element(By.ID, "undo").is_enabled()

@@ -2,7 +2,8 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { games: [], game: null, budgetMax: 20, controller: null };
+const state = { games: [], game: null, budgetMax: 20, controller: null,
+  build: { history: [], moves: null, movesFor: null, selected: null, chance: [] } };
 const ASKS = ["check", "moves", "solve", "hint"];
 
 async function api(path, body, signal) {
@@ -162,6 +163,7 @@ async function loadPosition(path, body) {
     }
     $("position").value = data.position ?? data.text ?? "";
     drawSvg(data.svg);
+    resetBuild(data.position ?? data.text ?? "");
     $("answer").hidden = true;
     $("command").textContent = data.command || "";
     return data;
@@ -222,6 +224,7 @@ function setGame(name) {
   $("move").value = "";
   $("position").value = "";
   $("picture").innerHTML = '<p class="empty">Load a position to see it drawn.</p>';
+  resetBuild(null);
   $("answer").hidden = true;
   $("progress").textContent = "";
   clearMessages();
@@ -273,8 +276,293 @@ async function init() {
   $("read").addEventListener("click", () => loadPosition(`/api/${state.game.name}/read`, { position: $("position").value }));
   for (const v of ASKS) $(v).addEventListener("click", () => ask(v));
   $("cancel").addEventListener("click", () => { if (state.controller) state.controller.abort(); });
+  $("picture").addEventListener("click", onPictureClick);
+  $("undo").addEventListener("click", undo);
   setGame(data.games[0].name);
   document.body.dataset.ready = "yes";
+}
+
+// -- Building a position by clicking the board (POST /api/GAME/apply; docs/web.md, "Building a position").
+// Gnomes at Midnight: a gnome's square, then the target square (step, or pair step: a choice when both are
+// legal); an add on a flower square. Hedge Mage and Gnome Hollow: a square or hex: the legal placements
+// covering it (`moves` with the options in its box), previewed on hover, applied when chosen.
+const CLICKABLE = ["gnomes-at-midnight", "hedge-mage", "gnome-hollow"];
+const SVGNS = "http://www.w3.org/2000/svg";
+
+function buildStatus(words, bad) {
+  $("build-status").textContent = words;
+  $("build-status").className = "build-status" + (bad ? " bad" : "");
+}
+
+function hideChoices() {
+  $("choices").hidden = true;
+  $("choice-list").textContent = "";
+  clearMarks("gk-preview");
+}
+
+function resetBuild(text) {
+  const b = state.build;
+  b.history = [];
+  b.moves = null;
+  b.movesFor = null;
+  b.selected = null;
+  b.chance = [];
+  $("undo").disabled = true;
+  hideChoices();
+  showChance();
+  $("other").hidden = true;
+  const clickable = state.game && CLICKABLE.includes(state.game.name);
+  buildStatus(!text ? "" : clickable ? "Click the board to make a move." : "Building by clicking: not for this game.");
+  if (text && clickable) movesNow(true).then(showOther);
+}
+
+function cellKey(c) {
+  return Array.isArray(c) ? c.join(",") : c === undefined || c === null ? null : String(c);
+}
+
+// The board cells a move (from `moves` JSON, or a notation string) touches, as "r,c" / "q,r" keys.
+function cellsOf(m) {
+  if (typeof m === "string") {
+    const at = m.match(/@(-?\d+),(-?\d+)/);
+    return at ? [`${at[1]},${at[2]}`] : [];
+  }
+  if (!m || typeof m !== "object") return [];
+  if (Array.isArray(m.cells)) return m.cells.map(cellKey);
+  return ["cell", "from", "to"].map((k) => cellKey(m[k])).filter((c) => c !== null);
+}
+
+function moveLabel(m) {
+  const w = moveWords(m);
+  if (w) return m && m.kind === "pair" ? `${w}  (both gnomes)` : m && m.kind === "step" ? `${w}  (one gnome)` : w;
+  if (m && m.tile && Array.isArray(m.cells)) {
+    return `${m.tile}, sigil ${cellKey(m.sigil)}: ${m.cells.map(cellKey).join(" ")}`;
+  }
+  return JSON.stringify(m);
+}
+
+// What apply is sent: the notation where the answer has it, else the move's JSON object (a placement).
+function moveArg(m) {
+  return moveWords(m) || m;
+}
+
+// The legal moves of the position in the box (`moves`, with the options in its box), fetched once per text.
+// A failure is said in the status line, unless `quiet` (a fetch ahead of any click).
+async function movesNow(quiet) {
+  const b = state.build;
+  const text = $("position").value;
+  if (b.movesFor === text && b.moves) return b.moves;
+  const { http, data } = await api(`/api/${state.game.name}/moves`, { position: text, args: optionsOf("moves") });
+  if (http !== 200) {
+    if (!quiet) buildStatus(`no moves to click: ${(data.answer && data.answer.message) || "HTTP " + http}`, true);
+    return null;
+  }
+  const a = data.answer || {};
+  b.moves = a.moves || a.placements || [];
+  b.movesFor = text;
+  return b.moves;
+}
+
+function boardSvg() {
+  return document.querySelector("#picture svg");
+}
+
+function cellAt(event) {
+  for (const el of document.elementsFromPoint(event.clientX, event.clientY)) {
+    const hit = el.closest && el.closest("#picture [data-cell]");
+    if (hit) return hit.getAttribute("data-cell");
+  }
+  return null;
+}
+
+function clearMarks(cls) {
+  for (const el of document.querySelectorAll(`#picture .${cls}`)) el.remove();
+}
+
+// Outline the cells on the picture (a preview of a placement, the selected gnome).
+function markCells(cells, cls, colour) {
+  const svg = boardSvg();
+  if (!svg) return;
+  for (const c of cells) {
+    const el = svg.querySelector(`[data-cell="${c}"]`);
+    if (!el) continue;
+    let mark;
+    if (el.tagName === "g") {
+      const box = el.getBBox();
+      mark = document.createElementNS(SVGNS, "rect");
+      for (const [k, v] of Object.entries({ x: box.x, y: box.y, width: box.width, height: box.height })) mark.setAttribute(k, v);
+    } else {
+      mark = el.cloneNode(false);
+      mark.removeAttribute("data-cell");
+    }
+    mark.setAttribute("class", cls);
+    mark.setAttribute("fill", colour + "66");
+    mark.setAttribute("stroke", colour);
+    mark.setAttribute("stroke-width", "3");
+    mark.setAttribute("pointer-events", "none");
+    svg.appendChild(mark);
+  }
+}
+
+function offer(moves, head) {
+  hideChoices();
+  if (!moves.length) return;
+  $("choices-head").textContent = head;
+  for (const m of moves) {
+    const li = document.createElement("li");
+    li.textContent = moveLabel(m);
+    li.addEventListener("mouseenter", () => { clearMarks("gk-preview"); markCells(cellsOf(m), "gk-preview", "#2e8b57"); });
+    li.addEventListener("mouseleave", () => clearMarks("gk-preview"));
+    li.addEventListener("click", () => applyMove(m));
+    $("choice-list").appendChild(li);
+  }
+  $("choices").hidden = false;
+}
+
+function showChance() {
+  const list = $("chance-list");
+  list.textContent = "";
+  for (const c of state.build.chance) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `${c.move} (${c.probability})`;
+    b.addEventListener("click", () => applyMove(c.move));
+    list.appendChild(b);
+  }
+  $("chance").hidden = !state.build.chance.length;
+}
+
+// Moves that touch no cell (pass, end, ...) as buttons; for a used-up Hedge Mage garden, the next tile to reveal.
+function showOther(moves) {
+  const list = $("other-list");
+  list.textContent = "";
+  for (const m of (moves || []).filter((m) => !cellsOf(m).length).slice(0, 40)) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = moveLabel(m);
+    b.addEventListener("click", () => applyMove(m));
+    list.appendChild(b);
+  }
+  const text = $("position").value;
+  const remaining = text.match(/^remaining: (.*)$/m);
+  if (state.game.name === "hedge-mage" && /^tile: -\s*$/m.test(text) && remaining && remaining[1].trim() !== "-") {
+    for (const tile of new Set(remaining[1].trim().split(/\s+/))) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = `reveal ${tile}`;
+      b.title = "the next building card: set the garden's revealed tile";
+      b.addEventListener("click", () => reveal(tile));
+      list.appendChild(b);
+    }
+  }
+  $("other").hidden = !list.children.length;
+}
+
+function remember() {
+  const svg = boardSvg();
+  state.build.history.push({ position: $("position").value, svg: svg ? svg.outerHTML : null, chance: state.build.chance });
+  $("undo").disabled = false;
+}
+
+function afterChange(text, svg, chance, words, bad) {
+  const b = state.build;
+  $("position").value = text;
+  drawSvg(svg);
+  b.selected = null;
+  b.chance = chance || [];
+  b.moves = null;
+  b.movesFor = null;
+  hideChoices();
+  showChance();
+  $("other").hidden = true;
+  buildStatus(words, bad);
+  if (!b.chance.length) movesNow(true).then(showOther);
+}
+
+async function applyMove(m) {
+  clearMessages();
+  const { http, data } = await api(`/api/${state.game.name}/apply`, { position: $("position").value, move: moveArg(m) });
+  if (http !== 200) {
+    showError(data, http);
+    return;
+  }
+  if (data.status !== 0) {
+    showAnswer("check", data);
+    drawSvg(data.svg);
+    buildStatus(`illegal: ${data.move}`, true);
+    return;
+  }
+  remember();
+  const next = data.to_move === "chance" ? "a chance outcome next" : data.to_move === "over" ? (data.result || "no move left") : "next move";
+  afterChange(data.position, data.svg, data.chance, `applied ${data.move}: ${next}` + (data.note ? ` (${data.note})` : ""));
+}
+
+async function reveal(tile) {
+  clearMessages();
+  const text = $("position").value.replace(/^tile: -\s*$/m, `tile: ${tile}`);
+  const { http, data } = await api(`/api/${state.game.name}/read`, { position: text });
+  if (http !== 200) {
+    showError(data, http);
+    return;
+  }
+  remember();
+  afterChange(data.position, data.svg, [], `revealed ${tile}: click the garden to place it`);
+}
+
+function undo() {
+  const h = state.build.history.pop();
+  if (!h) return;
+  clearMessages();
+  afterChange(h.position, h.svg, h.chance, "undone");
+  $("undo").disabled = !state.build.history.length;
+}
+
+async function onPictureClick(event) {
+  const b = state.build;
+  if (!state.game || !CLICKABLE.includes(state.game.name) || !boardSvg()) return;
+  const cell = cellAt(event);
+  if (cell === null) return;
+  if (b.chance.length) {
+    buildStatus("a chance outcome comes first: pick one below", true);
+    return;
+  }
+  const moves = await movesNow();
+  if (!moves) return;
+  const touching = moves.filter((m) => cellsOf(m).includes(cell));
+  if (state.game.name !== "gnomes-at-midnight") {
+    buildStatus(touching.length ? `${touching.length} placement(s) cover ${cell}: pick one` : `no legal placement covers ${cell}`,
+      !touching.length);
+    offer(touching, `placements covering ${cell}`);
+    return;
+  }
+  // Gnomes at Midnight: a source square, then a target square.
+  const from = moves.filter((m) => cellKey(m.from) === cell);
+  const adds = moves.filter((m) => m.kind === "add" && cellKey(m.to ?? m.cell) === cell);
+  if (b.selected !== null) {
+    const sel = b.selected;
+    const both = moves.filter((m) => cellKey(m.from) === sel && cellKey(m.to) === cell);
+    b.selected = null;
+    clearMarks("gk-selected");
+    if (both.length === 1) return applyMove(both[0]);
+    if (both.length) {
+      buildStatus(`${both.length} moves from ${sel} to ${cell}: pick one`);
+      return offer(both, `from ${sel} to ${cell}`);
+    }
+    if (cell === sel) {
+      hideChoices();
+      return buildStatus("Click the board to make a move.");
+    }
+  }
+  hideChoices();
+  if (from.length) {
+    b.selected = cell;
+    markCells([cell], "gk-selected", "#1f5fbf");
+    buildStatus(`from ${cell}: click the target square`);
+    if (adds.length) offer(adds, `or add a gnome on ${cell}`);
+    return;
+  }
+  if (adds.length === 1) return applyMove(adds[0]);
+  if (adds.length) return offer(adds, `adds on ${cell}`);
+  buildStatus(`no legal move starts at ${cell}`, true);
 }
 
 init();
