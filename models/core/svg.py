@@ -109,6 +109,21 @@ class Svg:
         return "\n".join([head, *([title] if title else []), bg, *self.parts, "</svg>"]) + "\n"
 
 
+def wrap_words(text: str, width: int) -> list[str]:
+    """``text`` cut into lines of at most ``width`` characters at spaces (a longer word stays whole)."""
+    out: list[str] = []
+    line = ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            out.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        out.append(line)
+    return out
+
+
 @dataclass(frozen=True)
 class Marks:
     """An answer drawn on a board: cells of a move, cells a broken rule names, routes, a caption.

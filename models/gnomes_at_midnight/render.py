@@ -23,6 +23,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from gnomekit.models.core.svg import PALETTE, Marks, Svg
+from gnomekit.models.core.svg import wrap_words as _wrap
 from gnomekit.models.gnomes_at_midnight.edition import COLOURS, TERRAIN_LETTERS, TERRAINS
 from gnomekit.models.gnomes_at_midnight.moves import PAIR, STEP, WIN_DANCE, WIN_TOADSTOOLS, Flip, Move
 from gnomekit.models.gnomes_at_midnight.position import NO_CARD
@@ -316,21 +317,6 @@ def position_svg(pos: MidnightPosition, marks: Marks | None = None) -> str:
         svg.text(12, ly + 36 + 16 * k, line, size=12, anchor="start", fill=PALETTE["ink"])
     svg.height = ly + 26 + 16 * len(caption_lines) + (10 if caption_lines else 0)
     return str(svg)
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    """``text`` cut into lines of at most ``width`` characters at spaces."""
-    out: list[str] = []
-    line = ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            out.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    if line:
-        out.append(line)
-    return out
 
 
 def move_cells(move: object) -> tuple[tuple[int, int], ...]:

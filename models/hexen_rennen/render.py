@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from gnomekit.models.core.svg import PALETTE, Marks, Svg
+from gnomekit.models.core.svg import wrap_words as _wrap
 from gnomekit.models.hexen_rennen.edition import SYMBOL, HexenEdition
 from gnomekit.models.hexen_rennen.position import Position as RacePosition
 from gnomekit.models.hexen_rennen.position import Tile, card_name
@@ -347,21 +348,6 @@ def position_svg(pos: HexenPosition, marks: Marks | None = None) -> str:
 
 
 _SHAPE_NAMES = ("triangle", "circle", "diamond", "square", "pentagon", "hexagon", "polygon")
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    """``text`` cut into lines of at most ``width`` characters at spaces."""
-    out: list[str] = []
-    line = ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            out.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    if line:
-        out.append(line)
-    return out
 
 
 # -------------------------------------------------------------------------------------------------
