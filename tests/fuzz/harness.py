@@ -79,7 +79,7 @@ def _json_paths(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ..
 def _json(text: str, rng: random.Random) -> str:
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or a nesting an earlier mutation made
         return _chars(text, rng)
     op = rng.randrange(4)
     if op == 0:
