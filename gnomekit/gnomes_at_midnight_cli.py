@@ -4,19 +4,23 @@ its options, the moon option, and its answers in its words."""
 from __future__ import annotations
 
 import argparse
+import math
+import sys
 from dataclasses import replace
 from typing import Any
 
 from gnomekit import api
-from gnomekit.common import NO, OK, Answer
+from gnomekit.common import NO, OK, Answer, budget
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.core.protocol import Game, Position, Report
 from gnomekit.models.gnomes_at_midnight.edition import COLOURS, TERRAINS, MidnightEdition
 from gnomekit.models.gnomes_at_midnight.game import MidnightGame, MidnightPosition
 from gnomekit.models.gnomes_at_midnight.moves import Afterstate, after_move
-from gnomekit.models.gnomes_at_midnight.notation import grid_lines, read_position
+from gnomekit.models.gnomes_at_midnight.notation import assumed_decks, grid_lines, read_position
 from gnomekit.models.gnomes_at_midnight.position import Position as State
 from gnomekit.models.gnomes_at_midnight.setup import random_position
+from gnomekit.solver.core.budget import Budget
+from gnomekit.solver.core.result import Status
 from gnomekit.verbs import GameCLI, seed_option, turns_option
 
 
@@ -54,6 +58,7 @@ class MidnightCLI(GameCLI):
         elif verb == "hint":
             p.add_argument("--depth", type=int, default=3, metavar="N", help="own turns searched (default 3)")
             p.add_argument("--decks", choices=["open", "hidden"], default="open")
+            budget_options(p)
 
     def late_options(self, verb: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--moon-restricts-adding", action="store_true",
@@ -72,6 +77,9 @@ class MidnightCLI(GameCLI):
         mini``: its full decks and missing keys come from it); the moon option applies to it."""
         pos = super().read(api.game(self.name, args.edition), text, source, args)
         assert isinstance(pos, MidnightPosition)
+        args.assumed = assumed_decks(text, pos.state)
+        for a in args.assumed:  # stated, not silent: a warning line (stderr keeps the output readable back)
+            sys.stderr.write(f"gnomekit: warning: {source}: {a}\n")
         if pos.afterstate:  # the command line answers between turns: the rules layer's reader says why not
             read_position(text, source, pos.game.edition)
             raise AssertionError("read_position accepted an afterstate")  # pragma: no cover
@@ -101,7 +109,7 @@ class MidnightCLI(GameCLI):
         text = pos.to_text()
         if warnings:
             text += "\nwarnings:\n" + "\n".join(f"  - {w}" for w in warnings)
-        return Answer({**pos.to_json(), "warnings": warnings}, text)
+        return Answer(_assumed({**pos.to_json(), "warnings": warnings}, args), text)
 
     def report_answer(self, pos: Position, report: Report, args: argparse.Namespace) -> Answer:
         assert isinstance(pos, MidnightPosition)
@@ -112,7 +120,7 @@ class MidnightCLI(GameCLI):
                                 "violations": [v.to_json() for v in report.violations]}
         if not report.legal:
             lines = [f"illegal for {me}: {report.move}"] + [f"  - [{v.rule}] {v.message}" for v in report.violations]
-            return Answer(data, "\n".join(lines), NO)
+            return Answer(_assumed(data, args), "\n".join(lines), NO)
         a = report.detail
         assert isinstance(a, Afterstate)
         data.update({"bumped": a.bumped, "wins": list(a.wins), "reshuffle": a.reshuffle,
@@ -125,7 +133,7 @@ class MidnightCLI(GameCLI):
         lines.append(f"moonlight: {_flip_text(a)}")
         lines.append("")
         lines += grid_lines(a.pos)
-        return Answer(data, "\n".join(lines), OK)
+        return Answer(_assumed(data, args), "\n".join(lines), OK)
 
     def moves_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
         assert isinstance(pos, MidnightPosition)
@@ -133,7 +141,7 @@ class MidnightCLI(GameCLI):
         moves = pos.legal_moves()
         data: dict[str, Any] = {"to_move": COLOURS[state.to_move], "count": len(moves)}
         if args.count:
-            return Answer(data, str(len(moves)))
+            return Answer(_assumed(data, args), str(len(moves)))
         rows = []
         jm = []
         for m in moves:
@@ -150,7 +158,7 @@ class MidnightCLI(GameCLI):
             rows.append(f"  {m.text():<10} {'; '.join(notes)}".rstrip())
         data["moves"] = jm
         text = f"{COLOURS[state.to_move]} to move: {len(moves)} legal move(s)\n" + "\n".join(rows)
-        return Answer(data, text)
+        return Answer(_assumed(data, args), text)
 
     def solve_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
         assert isinstance(pos, MidnightPosition)
@@ -159,11 +167,17 @@ class MidnightCLI(GameCLI):
     def hint_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
         assert isinstance(pos, MidnightPosition)
         _depth(args)
-        h = api.hint(pos, depth=args.depth, decks=args.decks)
+        h = api.hint(pos, _budget(args), depth=args.depth, decks=args.decks)
         lines = [f"{COLOURS[pos.state.to_move]}: {h.move or '(no move)'} [{h.kind}]"] + [f"  - {r}" for r in h.reasons]
         if "line" in h.data:
             lines += ["main line:"] + _line_text(h.data["line"])
-        return Answer(h.to_json(), "\n".join(lines), OK if h.move else NO)
+        return Answer(_assumed(h.to_json(), args), "\n".join(lines), OK if h.move and not h.data.get("unknown") else NO)
+
+
+def _assumed(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """``data`` with ``"assumed"``: what the reader assumed for the position (only when it assumed something)."""
+    assumed = getattr(args, "assumed", [])
+    return {**data, "assumed": assumed} if assumed else data
 
 
 def _flip_text(a: Afterstate) -> str:
@@ -181,6 +195,25 @@ def _depth(args: argparse.Namespace) -> int:
     if args.depth < 1:
         raise UsageError("--depth must be 1 or more")
     return int(args.depth)
+
+
+def _budget(args: argparse.Namespace) -> Budget | None:
+    """``--max-nodes`` and ``--time-limit`` as one Budget (None: no limit); bad values name the option."""
+    nodes = budget(args.max_nodes, "--max-nodes")
+    seconds = args.time_limit
+    if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
+        raise UsageError("expected a finite number of seconds > 0", source="--time-limit", text=str(seconds))
+    if nodes is None and seconds is None:
+        return None
+    return Budget(nodes, seconds)
+
+
+def budget_options(p: argparse.ArgumentParser) -> None:
+    """``--max-nodes`` and ``--time-limit``: a search cut short answers unknown (exit 1)."""
+    p.add_argument("--max-nodes", type=int, metavar="N",
+                   help="stop after N search nodes (the answer is then unknown, with the depths proven)")
+    p.add_argument("--time-limit", type=float, metavar="S",
+                   help="stop after S seconds (the answer is then unknown, with the depths proven)")
 
 
 def _line_text(line: list[dict[str, Any]]) -> list[str]:
@@ -203,13 +236,21 @@ def _line_text(line: list[dict[str, Any]]) -> list[str]:
 
 def _solve(p: MidnightPosition, args: argparse.Namespace) -> Answer:
     """``solve``: the forced-win search (with ``--probability`` from the same search), or the tablebase."""
-    from gnomekit.solver.gnomes_at_midnight.search import solve
+    from gnomekit.solver.gnomes_at_midnight.search import SearchOptions, solve
 
     pos = p.state
+    limit = _budget(args)
     if args.tablebase:
+        if limit is not None:
+            raise UsageError("--max-nodes and --time-limit limit the search, not the tablebase",
+                             source="--tablebase")
         return _tablebase_answer(pos, p.game.edition, args)
-    res = solve(pos, _depth(args), args.decks, args.probability)
+    depth = _depth(args)
+    res = solve(pos, depth, args.decks, args.probability,
+                options=SearchOptions(meter=limit.meter()) if limit is not None else None)
     me = COLOURS[pos.to_move]
+    if res.status is Status.UNKNOWN:
+        return _unknown_answer(res.stats, me, args)
     data: dict[str, Any] = {
         "result": "win" if res.value is not None else "no-win",
         "turns": res.value,
@@ -233,7 +274,22 @@ def _solve(p: MidnightPosition, args: argparse.Namespace) -> Answer:
         lines.append(f"win probability within {args.depth} turn(s) (uniform flips, opponent minimising): "
                      f"{res.stats['probability']:.4f}")
     lines.append(f"nodes: {res.stats['nodes']}, {res.seconds:.2f}s")
-    return Answer(data, "\n".join(lines), OK if res.value is not None else NO)
+    return Answer(_assumed(data, args), "\n".join(lines), OK if res.value is not None else NO)
+
+
+def _unknown_answer(stats: dict[str, Any], me: str, args: argparse.Namespace) -> Answer:
+    """A search cut short by ``--max-nodes``/``--time-limit``: unknown, with the depths it did prove."""
+    proven = stats["no_win_within"]
+    data: dict[str, Any] = {
+        "result": "unknown", "turns": None, "move": None, "to_move": me, "depth": args.depth,
+        "decks": args.decks, "bound": {"no_win_within": proven}, "exhausted": stats["exhausted"],
+        "nodes": stats["nodes"],
+    }
+    lines = [f"{me} to move: unknown: the budget ({stats['exhausted']}) ran out before depth {args.depth} "
+             f"was searched ({args.decks} decks)",
+             f"proven: no forced win within {proven} turn(s)" if proven else "proven: nothing (not even depth 1)",
+             f"nodes: {stats['nodes']}"]
+    return Answer(_assumed(data, args), "\n".join(lines), NO)
 
 
 def _cycle_arg(text: str | None, what: str) -> tuple[int, ...] | None:
@@ -314,7 +370,7 @@ def _tablebase_answer(pos: State, ed: MidnightEdition, args: argparse.Namespace)
     lines.append(f"starting position: {sv}" + (f" in {st}" if st else ""))
     lines.append(f"positions: {info['positions']}  win {c['win']}  loss {c['loss']}  draw {c['draw']}"
                  f"  ({'built' if built else 'loaded'}, build {info['build_seconds']}s)")
-    return Answer(data, "\n".join(lines), OK if value == "win" else NO)
+    return Answer(_assumed(data, args), "\n".join(lines), OK if value == "win" else NO)
 
 
 def solve_options(p: argparse.ArgumentParser) -> None:
@@ -322,6 +378,7 @@ def solve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--depth", type=int, default=3, metavar="N", help="own turns (default 3)")
     p.add_argument("--decks", choices=["open", "hidden"], default="open",
                    help="open: deck orders known (default); hidden: every flip is chance")
+    budget_options(p)
     p.add_argument("--probability", action="store_true",
                    help="also the win probability within N turns (uniform flips, opponent minimising)")
     p.add_argument("--tablebase", action="store_true",

@@ -7,6 +7,7 @@ at once with the line where it stands.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -26,6 +27,16 @@ TERRAINS: tuple[str, ...] = ("grass", "tulips", "cobblestone")
 TERRAIN_LETTERS = "GTC"  # index i: letter of TERRAINS[i]
 COLOURS: tuple[str, ...] = ("green", "blue")
 BUNDLED = ("default", "mini")
+MAX_SIDE = 100  # the most rows or columns a board may have (editions and positions): a bound on memory
+MAX_GNOMES = 100  # the most gnomes a side may have in an edition
+
+
+def capped(src: TomlSource, key: str, value: int, cap: int) -> int:
+    """``value`` when it is at most ``cap``; else a problem at the key, and ``cap`` so checking goes on."""
+    if value > cap:
+        src.problem(f"'{key}' must be at most {cap}, got {value}", key)
+        return cap
+    return value
 
 
 def terrain_index(name: str) -> int | None:
@@ -78,20 +89,44 @@ class MidnightEdition:
         return None
 
 
+def _where(src: TomlSource, *choices: tuple[str, ...]) -> tuple[str, ...]:
+    """The first needles that locate a line (the last choice, else line 1, when none does)."""
+    for needles in choices:
+        if src.locate(*needles)[0] is not None:
+            return needles
+    return ("",)  # the empty needle is on line 1: what is missing has no line of its own
+
+
+def _locate_rest(src: TomlSource) -> None:
+    """Give every problem recorded without a line (its key is missing or spelt otherwise) the line of
+    its table's header, e.g. ``[board]`` for ``board.toadstools: ...``, else line 1."""
+    prefix = src.name + ": "
+    for i, p in enumerate(src.problems):
+        if not p.startswith(prefix):
+            continue
+        message = p[len(prefix):]
+        m = re.match(r"(?:missing table \[)?\[?([a-z_]+)", message)
+        table = m.group(1) if m else ""
+        line, col = src.locate(f"[{table}]") if table else (None, None)
+        if line is None:
+            line, col = src.locate(f"[[{table}]]") if table else (None, None)
+        src.problems[i] = f"{src.name}:{line or 1}:{col or 1}: {message}"
+
+
 def _cells(src: TomlSource, value: Any, what: str, needle: str, rows: int, cols: int) -> list[Cell]:
     """A list of in-board cells; every bad entry is recorded as a problem."""
     out: list[Cell] = []
     if not isinstance(value, list):
-        src.problem(f"{what}: expected a list of cells [[row, col], ...], got {value!r}", needle)
+        src.problem(f"{what}: expected a list of cells [[row, col], ...], got {value!r}", *_where(src, (needle,)))
         return out
     for i, v in enumerate(value):
         if not isinstance(v, list) or len(v) != 2 or not all(is_int(x) for x in v):
-            src.problem(f"{what}[{i}]: expected a cell [row, col], got {v!r}", needle)
+            src.problem(f"{what}[{i}]: expected a cell [row, col], got {v!r}", *_where(src, (needle,)))
             continue
         r, c = v
         if not (0 <= r < rows and 0 <= c < cols):
-            src.problem(f"{what}[{i}]: cell [{r}, {c}] is outside the {rows}x{cols} board", needle,
-                        f"[{r}, {c}]")
+            src.problem(f"{what}[{i}]: cell [{r}, {c}] is outside the {rows}x{cols} board",
+                        *_where(src, (needle, f"[{r}, {c}]"), (f"[{r}, {c}]",), (f"{r}, {c}",), (needle,)))
             continue
         out.append((r, c))
     return out
@@ -100,7 +135,7 @@ def _cells(src: TomlSource, value: Any, what: str, needle: str, rows: int, cols:
 def _table(src: TomlSource, d: dict[str, Any], key: str, what: str) -> dict[str, Any]:
     t = d.get(key)
     if not isinstance(t, dict):
-        src.problem(f"missing table [{key}] ({what})")
+        src.problem(f"missing table [{key}] ({what})", *_where(src, (f"[{key}",), (key,)))
         return {}
     return t
 
@@ -110,13 +145,14 @@ def edition_from_toml(src: TomlSource) -> MidnightEdition:
     d = src.data
     meta = edition_meta(src, "gnomes-at-midnight")
     board = _table(src, d, "board", "rows, cols, terrain, toadstools")
-    rows = whole_number(src, board, "rows", None, 1) if board else 1
-    cols = whole_number(src, board, "cols", None, 1) if board else 1
+    rows = capped(src, "rows", whole_number(src, board, "rows", None, 1), MAX_SIDE) if board else 1
+    cols = capped(src, "cols", whole_number(src, board, "cols", None, 1), MAX_SIDE) if board else 1
     terrain_raw = board.get("terrain")
     terrain: list[str] = []
     if not isinstance(terrain_raw, list) or not all(isinstance(x, str) for x in terrain_raw):
         if board:
-            src.problem("board.terrain: expected a list of row strings of G, T, C", "terrain")
+            src.problem("board.terrain: expected a list of row strings of G, T, C",
+                        *_where(src, ("terrain =",), ("terrain=",), ("[board]",)))
         terrain = ["G" * cols] * rows
     else:
         if len(terrain_raw) != rows:
@@ -151,7 +187,7 @@ def edition_from_toml(src: TomlSource) -> MidnightEdition:
     if not isinstance(players, dict):
         src.problem("[players] must be a table", "players")
         players = {}
-    gnomes = whole_number(src, players, "gnomes", 5, 1)
+    gnomes = capped(src, "gnomes", whole_number(src, players, "gnomes", 5, 1), MAX_GNOMES)
     bump_limit = whole_number(src, players, "bump_limit", None, 1)
     if bump_limit > gnomes:
         src.problem(f"players.bump_limit {bump_limit} is more than the {gnomes} gnomes a side",
@@ -209,7 +245,7 @@ def edition_from_toml(src: TomlSource) -> MidnightEdition:
     dances: list[DanceCard] = []
     raw_dance = d.get("dance", [])
     if not isinstance(raw_dance, list) or not raw_dance:
-        src.problem("at least one [[dance]] card (name, cells) is needed")
+        src.problem("at least one [[dance]] card (name, cells) is needed", *_where(src, ("dance",)))
         raw_dance = []
     names: set[str] = set()
     for i, dc in enumerate(raw_dance):
@@ -228,6 +264,7 @@ def edition_from_toml(src: TomlSource) -> MidnightEdition:
             src.problem(f"dance[{i}] ({name}): a cell is listed twice", name)
             continue
         dances.append(DanceCard(name, normalise(cells)))
+    _locate_rest(src)
     src.raise_if_problems()
     return MidnightEdition(
         name=str(meta.get("name", Path(src.name).stem)),

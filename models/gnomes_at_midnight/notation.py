@@ -43,6 +43,7 @@ from gnomekit.models.core.jsonpos import JsonReader, loads_with_positions
 from gnomekit.models.core.text import header_index
 from gnomekit.models.gnomes_at_midnight.edition import (
     COLOURS,
+    MAX_SIDE,
     TERRAIN_LETTERS,
     TERRAINS,
     MidnightEdition,
@@ -101,7 +102,7 @@ POSITION_KEYS = (
 )
 
 
-OUTPUT_ONLY_KEYS = ("warnings",)  # written by `show --json`, ignored when read back
+OUTPUT_ONLY_KEYS = ("warnings", "assumed")  # written by `show --json`, ignored when read back
 AFTER_KEY = "after_move"  # the game protocol's afterstate (see the module docstring)
 MID_TURN = ("this position is in the middle of a turn (the mover has moved, the moonlight card is not "
             "turned yet); expected a position between turns")
@@ -115,9 +116,9 @@ def _short(v: Any) -> str:
 class _Reader(JsonReader):
     """Typed access to parsed JSON with errors that point at the value's line and column."""
 
-    def int_(self, v: Any, path: tuple[Any, ...], low: int) -> int:
-        if not isinstance(v, int) or isinstance(v, bool) or v < low:
-            raise self.err(path, f"a whole number >= {low}", v)
+    def int_(self, v: Any, path: tuple[Any, ...], low: int, high: int | None = None) -> int:
+        if not isinstance(v, int) or isinstance(v, bool) or v < low or (high is not None and v > high):
+            raise self.err(path, f"a whole number >= {low}" + (f" and <= {high}" if high is not None else ""), v)
         return v
 
     def cell(self, v: Any, path: tuple[Any, ...]) -> Cell:
@@ -189,8 +190,8 @@ def _from_json_data(data: Any, positions: dict[Any, tuple[int, int]], source: st
         raise rd.err((AFTER_KEY,), "true or false", after)
     base = position_to_json(new_position(edition, 0))
     g = {k: d.get(k, base[k]) for k in POSITION_KEYS}
-    rows = rd.int_(g["rows"], ("rows",), 1)
-    cols = rd.int_(g["cols"], ("cols",), 1)
+    rows = rd.int_(g["rows"], ("rows",), 1, MAX_SIDE)
+    cols = rd.int_(g["cols"], ("cols",), 1, MAX_SIDE)
     terrain = g["terrain"]
     if not isinstance(terrain, list) or len(terrain) != rows:
         raise rd.err(("terrain",), f"a list of {rows} row strings", terrain)
@@ -392,8 +393,8 @@ def _from_text(text: str, source: str, edition: MidnightEdition) -> tuple[Positi
     if "size" in meta:
         v, li, co = meta["size"]
         m2 = re.fullmatch(r"(\d+)x(\d+)", v)
-        if not m2 or int(m2.group(1)) < 1 or int(m2.group(2)) < 1:
-            raise err("expected ROWSxCOLS, e.g. 5x7", li, co, v)
+        if not m2 or not all(1 <= len(g.lstrip("0")) <= 3 and 1 <= int(g) <= MAX_SIDE for g in m2.groups()):
+            raise err(f"expected ROWSxCOLS, each 1 to {MAX_SIDE}, e.g. 5x7", li, co, v)
         rows, cols = int(m2.group(1)), int(m2.group(2))
     if not header_seen:
         raise err("expected the column-number line and the board rows", len(lines) or 1, 1)
@@ -415,7 +416,7 @@ def _from_text(text: str, source: str, edition: MidnightEdition) -> tuple[Positi
         if key not in meta:
             return default
         v, li, co = meta[key]
-        if not re.fullmatch(r"\d+", v) or int(v) < low:
+        if not re.fullmatch(r"\d{1,18}", v) or int(v) < low:
             raise err(f"expected a whole number >= {low} for '{key}'", li, co, v)
         return int(v)
 
@@ -432,7 +433,7 @@ def _from_text(text: str, source: str, edition: MidnightEdition) -> tuple[Positi
         return (parse(m3.group(1), li, co + m3.start(1)), parse(m3.group(2), li, co + m3.start(2)))
 
     def count(w: str, li: int, co: int) -> int:
-        if not w.isdigit():
+        if not re.fullmatch(r"\d{1,18}", w):
             raise err("expected a whole number", li, co, w)
         return int(w)
 
@@ -468,7 +469,7 @@ def _from_text(text: str, source: str, edition: MidnightEdition) -> tuple[Positi
         v, li, co = meta["dance"]
         cs: list[Cell] = []
         for mt in re.finditer(r"\S+", v):
-            m4 = re.fullmatch(r"(-?\d+),(-?\d+)", mt.group(0))
+            m4 = re.fullmatch(r"(-?\d{1,18}),(-?\d{1,18})", mt.group(0))
             if not m4:
                 raise err("expected squares ROW,COL separated by spaces", li, co + mt.start(), mt.group(0))
             cs.append((int(m4.group(1)), int(m4.group(2))))
@@ -538,6 +539,22 @@ def read_position(text: str, source: str, edition: MidnightEdition) -> Position:
     return position_from_text(text, source, edition)
 
 
+ASSUMED_DECKS = ("no deck order for {colour} in the position: assumed the deck of `new` with seed 0 "
+                 "({cards}); the answer depends on it (give the deck lines, or search with hidden decks)")
+
+
+def assumed_decks(text: str, pos: Position) -> list[str]:
+    """What the reader assumed for ``text``: one sentence per side whose deck is not given (it takes the
+    deck order of ``new`` with seed 0, which nobody at the table knows).  ``text`` was read as ``pos``."""
+    if text.lstrip().startswith("{"):
+        data, _positions = loads_with_positions(text, "<position>")
+        given = set(COLOURS) if isinstance(data, dict) and "decks" in data else set()
+    else:
+        given = {m.group(1) for m in re.finditer(r"(?m)^\s*deck-(green|blue)\s*:", text)}
+    return [ASSUMED_DECKS.format(colour=c, cards=_deck_text(pos, s)) for s, c in enumerate(COLOURS)
+            if c not in given]
+
+
 def read_any_position(text: str, source: str, edition: MidnightEdition) -> tuple[Position, bool]:
     """Read a position in either notation, and whether it is right after a move (``after-move``)."""
     if text.lstrip().startswith("{"):
@@ -550,8 +567,9 @@ def read_any_position(text: str, source: str, edition: MidnightEdition) -> tuple
 # -------------------------------------------------------------------------------------------------
 # Moves
 
-_MOVE = re.compile(r"^\s*(?:(pass)|\+\s*(-?\d+)\s*,\s*(-?\d+)"
-                   r"|(-?\d+)\s*,\s*(-?\d+)\s*([-=>])\s*(-?\d+)\s*,\s*(-?\d+))\s*$")
+_N = r"(-?\d{1,18})"  # a square's coordinate: bounded, so int() never meets a huge digit string
+_MOVE = re.compile(rf"^\s*(?:(pass)|\+\s*{_N}\s*,\s*{_N}"
+                   rf"|{_N}\s*,\s*{_N}\s*([-=>])\s*{_N}\s*,\s*{_N})\s*$")
 
 
 def parse_move(s: str, source: str = "<move>") -> Move:

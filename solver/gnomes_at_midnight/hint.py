@@ -85,12 +85,14 @@ def hint(pos: Position, depth: int = 3, decks: str = "open", options: SearchOpti
     if best is None:
         return Hint(None, "no-safe-move", None,
                     [(f"no forced win within {depth}" if res.status is not Status.UNKNOWN else searched)
-                     + "; every move lets the opponent win at once"])
+                     + "; every move lets the opponent win at once"],
+                    {"unknown": True, "bound": res.bound} if res.status is Status.UNKNOWN else {})
     return Hint(k.to_move(best[1]).text(), "keeps-options", None,
                 [searched,
                  f"the opponent cannot win at once after it ({unsafe} other move(s) would allow that)",
                  f"keeps {best[0]} moves for the next turn (worst flip)"],
-                {"options": best[0]})
+                {"options": best[0], **({"unknown": True, "bound": res.bound} if res.status is Status.UNKNOWN
+                                        else {})})
 
 
 def _options_after(k: Kernel, s: State) -> int:
