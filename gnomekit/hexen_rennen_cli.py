@@ -46,6 +46,18 @@ def check_players(ed: HexenEdition, n: int) -> int:
     return n
 
 
+MAX_TURNS = 100_000  # play --max-turns: a game ends long before (the default is 1000)
+MAX_GAMES = 100_000  # audit --games
+
+
+def in_range(value: int, option: str, low: int, high: int | None = None) -> int:
+    """An integer option checked to lie in ``low..high`` (a negative count or limit means nothing)."""
+    if value < low or (high is not None and value > high):
+        raise UsageError(f"{option} must be {low}..{high}, got {value}" if high is not None
+                         else f"{option} must be {low} or more, got {value}")
+    return value
+
+
 def _rules_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict-symbol-target", action="store_true",
                    help="a symbol card is unplayable when the nearest face-up symbol tile is occupied")
@@ -293,7 +305,7 @@ def _moves(p: RacePosition, game: HexenGame, args: argparse.Namespace) -> Answer
 
     ed = game.edition
     roll = need_roll(args, ed)
-    turns = all_turns(p, ed, roll, game.rules, limit=args.limit)
+    turns = all_turns(p, ed, roll, game.rules, limit=in_range(args.limit, "--limit", 0))
     rows = [[turn_to_text(t.plan), " -> ".join(map(str, t.chain)), str(t.chain[-1] if t.chain else "-")]
             for t in turns.turns]
     data = {"roll": roll, "count": turns.count, "complete": turns.complete,
@@ -435,7 +447,8 @@ def cmd_play(args: argparse.Namespace) -> Answer:
 
     ed = load_edition(args.edition)
     check_players(ed, args.players)
-    g = play_game(ed, args.players, args.seed, args.policy, rules_of(args), max_turns=args.max_turns)
+    max_turns = in_range(args.max_turns, "--max-turns", 1, MAX_TURNS)
+    g = play_game(ed, args.players, args.seed, args.policy, rules_of(args), max_turns=max_turns)
     return Answer(g.to_json(), g.text())
 
 
@@ -444,7 +457,7 @@ def cmd_audit(args: argparse.Namespace) -> Answer:
 
     ed = load_edition(args.edition)
     check_players(ed, args.players)
-    a = audit(ed, args.games, args.players, args.seed, args.policy, rules_of(args))
+    a = audit(ed, in_range(args.games, "--games", 1, MAX_GAMES), args.players, args.seed, args.policy, rules_of(args))
     return Answer(a.to_json(), a.text())
 
 

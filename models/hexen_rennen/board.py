@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from gnomekit.models.core.errors import NotationError
-from gnomekit.models.hexen_rennen.edition import SYMBOL, HexenEdition
+from gnomekit.models.hexen_rennen.edition import CAPS, SYMBOL, HexenEdition, small_int
 from gnomekit.models.hexen_rennen.position import Position, Tile, card_name
 
 
@@ -94,8 +94,9 @@ def board_from_text(text: str, source: str, ed: HexenEdition) -> Position:
     def card(tok: str, line: int, col: int) -> int:
         if tok.upper() == "S":
             return SYMBOL
-        if tok.isdigit() and int(tok) in ed.numbers:
-            return int(tok)
+        n = small_int(tok)
+        if n is not None and n in ed.numbers:
+            return n
         raise err(f"expected a card: a number {ed.numbers[0]}..{ed.numbers[-1]} or S", line, col, tok)
 
     for ln, raw in enumerate(text.splitlines(), start=1):
@@ -109,7 +110,7 @@ def board_from_text(text: str, source: str, ed: HexenEdition) -> Position:
         if m:
             off = indent + m.start(2)
             for c in _CELL.finditer(m.group(2)):
-                f = int(c.group(1))
+                f = small_int(c.group(1)) or 0
                 if not 1 <= f <= ed.track_length or f in track:
                     raise err(f"expected each track field 1..{ed.track_length} once", ln, off + c.start() + 1,
                               c.group(0))
@@ -121,10 +122,13 @@ def board_from_text(text: str, source: str, ed: HexenEdition) -> Position:
         if s.startswith("start:"):
             head, _, fin = s.partition("finish:")
             for t in re.finditer(r"([a-z])x(\d+)", head):
+                if (small_int(t.group(2)) or 0) > CAPS["witches"] or small_int(t.group(2)) is None:
+                    raise err(f"expected at most {CAPS['witches']} witches of a clan at the start", ln,
+                              indent + t.start() + 1, t.group(0))
                 witches.setdefault(clan_of(t.group(1), ln, indent + t.start() + 1), []).extend(
                     [0] * int(t.group(2)))
             for t in _FINISH.finditer(fin):
-                f = int(t.group(1))
+                f = small_int(t.group(1)) or ed.last_field + 1
                 if t.group(2) != "-":
                     for letter in t.group(2):
                         witches.setdefault(clan_of(letter, ln, 1), []).append(f)

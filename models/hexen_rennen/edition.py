@@ -5,6 +5,9 @@ read from an edition file and validated here, every problem reported at once.
 
 Field numbering follows from the edition: 0 is the start, 1..L the track tiles
 (L = stages x clans x tiles_per_stage), L+1..L+F the finish fields.
+
+Every count and value has a cap (:data:`CAPS`), far above any real box, so that no edition
+file can make setup allocate without bound: e.g. ``witches = 99999999999`` is a located problem.
 """
 
 from __future__ import annotations
@@ -26,6 +29,15 @@ from gnomekit.models.core.edition import (
 
 SYMBOL = 0  # the value of a symbol tile or card (number values are >= 1)
 STOP = -1  # a decision to play no card
+
+
+def small_int(s: str) -> int | None:
+    """``s`` as a whole number when it is 1..9 ASCII digits, else None.
+
+    ``str.isdigit`` accepts superscripts that ``int`` rejects, and ``int`` refuses strings over
+    4,300 digits: a number token in a notation goes through here, never through ``int`` directly.
+    """
+    return int(s) if 0 < len(s) <= 9 and s.isascii() and s.isdigit() else None
 
 
 @dataclass(frozen=True)
@@ -102,25 +114,42 @@ class HexenEdition:
         return tuple(sorted((SYMBOL,) * self.symbols + self.numbers))
 
 
+# The caps of the edition format (see the module docstring): the highest count or value of each key.
+CAPS: dict[str, int] = {
+    "numbers": 1000, "symbols": 100, "witches": 100, "stages": 20, "tiles_per_stage": 100,
+    "symbols_per_stage": 100, "finish_points": 100_000, "faces": 1000, "min": 25, "max": 25,
+}
+MAX_LIST = 100  # at most this many entries in numbers, finish_points and faces
+
+
+def _shown(v: Any) -> str:
+    """A value for a message, cut short (a 300 KB list is not quoted whole)."""
+    s = repr(v)
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
 def _int_list(src: TomlSource, table: dict[str, Any], key: str, default: list[int] | None,
               low: int) -> tuple[int, ...]:
     v = table.get(key, default)
+    high = CAPS[key]
     if v is None:
-        src.problem(f"missing key '{key}'")
+        src.problem(f"missing key '{key}'", "[")
         return ()
-    if (not isinstance(v, list) or not v
-            or not all(is_int(x) and x >= low for x in v)):
-        src.problem(f"'{key}' must be a non-empty list of whole numbers >= {low}, got {v!r}", key, "=")
+    if (not isinstance(v, list) or not v or len(v) > MAX_LIST
+            or not all(is_int(x) and low <= x <= high for x in v)):
+        src.problem(f"'{key}' must be a non-empty list of at most {MAX_LIST} whole numbers {low}..{high}, "
+                    f"got {_shown(v)}", key, "=")
         return ()
     return tuple(v)
 
 
 def _int(src: TomlSource, table: dict[str, Any], key: str, default: int, low: int) -> int:
     v = table.get(key, default)
-    if not is_int(v) or v < low:
-        src.problem(f"'{key}' must be a whole number >= {low}, got {v!r}", key, "=")
+    high = CAPS[key]
+    if not is_int(v) or not low <= v <= high:
+        src.problem(f"'{key}' must be a whole number {low}..{high}, got {_shown(v)}", key, "=")
         return max(low, default)
-    return v
+    return int(v)
 
 
 KNOWN_KEYS: dict[str, set[str]] = {
@@ -189,7 +218,7 @@ def edition_from_toml(src: TomlSource) -> HexenEdition:
     clans: list[Clan] = []
     raw = d.get("clans")
     if not isinstance(raw, list) or not raw:
-        src.problem("missing [[clans]] entries (id, name, letter)")
+        src.problem("missing [[clans]] entries (id, name, letter)", "[[clans]]" if "[[clans]]" in src.text else "")
         raw = []
     for i, c in enumerate(raw):
         if not isinstance(c, dict) or "id" not in c:

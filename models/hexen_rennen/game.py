@@ -36,7 +36,14 @@ from gnomekit.models.core.jsonpos import JsonReader, loads_with_positions
 from gnomekit.models.core.protocol import CHANCE, TERMINAL, Game, Position, Report
 from gnomekit.models.core.violation import Violation
 from gnomekit.models.hexen_rennen.board import board_from_text, board_text, is_board
-from gnomekit.models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition, default_edition, load_edition
+from gnomekit.models.hexen_rennen.edition import (
+    STOP,
+    SYMBOL,
+    HexenEdition,
+    default_edition,
+    load_edition,
+    small_int,
+)
 from gnomekit.models.hexen_rennen.notation import (
     parse_turn,
     position_from_json_data,
@@ -582,10 +589,10 @@ class HexenGame(Game):
         roll_t = found.get("roll")
         roll: int | None = None
         if roll_t is not None:
-            if not roll_t[0].isdigit():
+            roll = small_int(roll_t[0])
+            if roll is None:
                 raise NotationError("expected the die roll: a whole number", source=source, line=roll_t[1],
                                     column=roll_t[2], text=roll_t[0])
-            roll = int(roll_t[0])
         turn_t = found.get("turn")
 
         def err_line(key: str, msg: str, found_text: Any) -> NotationError:

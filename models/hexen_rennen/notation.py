@@ -34,7 +34,7 @@ from typing import Any
 from gnomekit.models.core.errors import NotationError
 from gnomekit.models.core.jsonpos import JsonReader, loads_with_positions
 from gnomekit.models.core.text import header_index
-from gnomekit.models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition
+from gnomekit.models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition, small_int
 from gnomekit.models.hexen_rennen.position import Position, Tile, card_json, card_name
 from gnomekit.models.hexen_rennen.turn import Decision, TurnPlan, choice_name
 
@@ -240,11 +240,11 @@ def position_from_text(text: str, source: str, edition: HexenEdition) -> Positio
                     cards.append(_card_token(t.group(0), edition, err, ln + 1, vcol + t.start()))
             hands[arg] = (tuple(cards), ln + 1, key)
         elif key == "stage":
-            if arg is None or not arg.isdigit() or not 1 <= int(arg) <= edition.stages:
+            if arg is None or not 1 <= (small_int(arg) or 0) <= edition.stages:
                 raise err(f"expected 'stage N:' with N from 1 to {edition.stages}", ln + 1, m.start(1) + 1, arg)
-            if int(arg) in stages:
+            if (small_int(arg) or 0) in stages:
                 raise err(f"stage {arg} is given twice", ln + 1, m.start(1) + 1)
-            stages[int(arg)] = (val, ln + 1, vcol)
+            stages[small_int(arg) or 0] = (val, ln + 1, vcol)
         else:
             if arg is not None:
                 raise err(f"'{key}' takes no argument", ln + 1, m.start(2) + 1, arg)
@@ -279,7 +279,7 @@ def position_from_text(text: str, source: str, edition: HexenEdition) -> Positio
                 if not mm or mm.group(1) not in edition.clan_ids:
                     raise err("expected CLAN=F,F,... (fields 0 start .. " f"{edition.last_field})", wl, wc + t.start(),
                               t.group(0))
-                fs = tuple(0 if x == "start" else int(x) for x in (mm.group(2) or "").split(",") if x)
+                fs = tuple(_field(x, edition) for x in (mm.group(2) or "").split(",") if x)
                 for f in fs:
                     if f > edition.last_field:
                         raise err(f"expected fields 0..{edition.last_field}", wl, wc + t.start(), t.group(0))
@@ -318,11 +318,18 @@ def position_from_text(text: str, source: str, edition: HexenEdition) -> Positio
     return pos
 
 
+def _field(tok: str, edition: HexenEdition) -> int:
+    """A witch's field token (``start`` or digits); one past the last field when out of range."""
+    n = 0 if tok == "start" else small_int(tok)
+    return edition.last_field + 1 if n is None else n
+
+
 def _card_token(tok: str, edition: HexenEdition, err: Any, line: int, col: int) -> int:
     if tok.upper() == "S":
         return SYMBOL
-    if tok.isdigit() and int(tok) in edition.numbers:
-        return int(tok)
+    n = small_int(tok)
+    if n is not None and n in edition.numbers:
+        return n
     raise err(f"expected a card: a number {edition.numbers[0]}..{edition.numbers[-1]} or S", line, col, tok)
 
 
@@ -386,8 +393,8 @@ def parse_turn(s: str, edition: HexenEdition, source: str = "<turn>") -> TurnPla
         witch = None
     elif first == "start":
         witch = 0
-    elif first.isdigit() and int(first) <= edition.last_field:
-        witch = int(first)
+    elif (n := small_int(first)) is not None and n <= edition.last_field:
+        witch = n
     else:
         raise NotationError(f"expected the witch's field before the roll (0/start .. {edition.last_field}) or 'pass'",
                             source=source, line=1, column=toks[0].start() + 1, text=toks[0].group(0))
@@ -406,8 +413,8 @@ def parse_turn(s: str, edition: HexenEdition, source: str = "<turn>") -> TurnPla
             code = STOP
         elif b in ("s", "symbol"):
             code = SYMBOL
-        elif b.isdigit() and int(b) in edition.numbers:
-            code = int(b)
+        elif (n := small_int(b)) is not None and n in edition.numbers:
+            code = n
         else:
             raise NotationError("expected a decision: stop, S (symbol card) or a number card "
                                 f"{edition.numbers[0]}..{edition.numbers[-1]}", source=source, line=1,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from gnomekit.models.hexen_rennen.edition import SYMBOL, HexenEdition
+from gnomekit.models.hexen_rennen.edition import CAPS, SYMBOL, HexenEdition
 
 
 @dataclass(frozen=True)
@@ -137,6 +137,9 @@ class Position:
         for c, ps in self.witches:
             if c not in clans:
                 out.append((("witches", c), f"unknown clan {c!r}"))
+            if len(ps) > CAPS["witches"]:  # more than the edition gives is a warning; beyond any edition, wrong
+                out.append((("witches", c), f"{c} has {len(ps)} witches; no edition has more than {CAPS['witches']}"))
+                continue
             for p in ps:
                 if not 0 <= p <= edition.last_field:
                     out.append((("witches", c), f"{c} witch at {p}: fields run from 0 (start) to "

@@ -10,7 +10,7 @@ import random
 from collections import Counter
 
 from gnomekit.models.core.errors import UsageError
-from gnomekit.models.hexen_rennen.edition import SYMBOL, HexenEdition
+from gnomekit.models.hexen_rennen.edition import SYMBOL, HexenEdition, small_int
 from gnomekit.models.hexen_rennen.position import Position, Tile, card_name
 from gnomekit.models.hexen_rennen.turn import Node, Option, Played, Rules, drive, movable_witches
 
@@ -54,8 +54,8 @@ def parse_split(text: str, edition: HexenEdition, label: str = "split") -> tuple
             tok = tok.strip()
             if tok.upper() == "S":
                 vals.append(SYMBOL)
-            elif tok.isdigit() and int(tok) in edition.numbers:
-                vals.append(int(tok))
+            elif (n := small_int(tok)) is not None and n in edition.numbers:
+                vals.append(n)
             else:
                 raise UsageError(f"{label} {clan}: {tok!r} is not a tile (a number or S)")
         stages.append(tuple(sorted(vals)))
