@@ -11,6 +11,7 @@ round, a running hint); the extra verbs are ``audit``, ``to-run`` and ``play``.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from gnomekit import hedge_mage_audit_cli as audit_cli
@@ -28,13 +29,30 @@ from gnomekit.models.hedge_mage.notation import parse_placement, placement_to_te
 from gnomekit.models.hedge_mage.placement import Placement, PlacementReport, check_placement, with_held_tokens
 from gnomekit.models.hedge_mage.position import Garden
 from gnomekit.models.hedge_mage.running import settle_position
-from gnomekit.models.hedge_mage.running_notation import is_run_text, read_run
+from gnomekit.models.hedge_mage.running_notation import MAX_COUNT, is_run_text, read_run
 from gnomekit.models.hedge_mage.setup import random_garden
 from gnomekit.solver.hedge_mage.best import TIE_BREAK
 from gnomekit.verbs import GameCLI, SubParsers, seed_option
 
 #: The common verbs that answer for a running position as well as for a garden.
 RUN_VERBS = ("show", "check", "solve", "hint")
+
+
+def first_game_at(edition: str | None) -> tuple[str, int | None, int | None]:
+    """Where an edition file names its first-game cards (``first_game``, else its first ``[[enchantments]]``,
+    whose first three are the default): errors about those cards at setup point there."""
+    if edition is None:
+        return "the default edition", None, None
+    try:
+        lines = Path(edition).read_text(encoding="utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError):  # it was read a moment ago; say the file at least
+        return edition, None, None
+    for needle in ("first_game", "[[enchantments]]"):
+        for n, line in enumerate(lines, 1):
+            col = line.find(needle)
+            if col >= 0 and "#" not in line[:col]:
+                return edition, n, col + 1
+    return edition, None, None
 
 
 def placement_marks(g: Garden, ed: HedgeMageEdition, p: Placement) -> tuple[dict[tuple[int, int], str], list[str]]:
@@ -293,7 +311,9 @@ class HedgeMageCLI(GameCLI):
         try:
             pos = game.new(seed=args.seed, enchantments=enchs)
         except UsageError as exc:  # the cards named, or the edition's first-game cards, do not fit together
-            raise exc.located(source="--enchantments" if enchs else (args.edition or "the default edition")) from None
+            if enchs:
+                raise exc.located(source="--enchantments") from None
+            raise exc.located(*first_game_at(args.edition)) from None
         return self.position_answer(pos, args)
 
     def random_answer(self, game: Game, args: argparse.Namespace) -> Answer:
@@ -308,7 +328,7 @@ class HedgeMageCLI(GameCLI):
         try:
             g, counts = random_garden(game.edition, args.seed, args.round)
         except UsageError as exc:  # the edition's first-game cards do not fit together
-            raise exc.located(source=args.edition or "the default edition") from None
+            raise exc.located(*first_game_at(args.edition)) from None
         skipped = [i + 1 for i, c in enumerate(counts) if c == 0]
         note = ""
         if skipped:
@@ -373,8 +393,20 @@ class HedgeMageCLI(GameCLI):
         text, name = read_source(args.position)
         garden = GardenPosition(game, read_garden(text, name, game.edition))
         enchs = tuple(args.enchantments.split(",")) if args.enchantments else None
-        run = garden.to_run(args.points, enchantments=enchs, tokens=args.tokens,
-                            springshroom_tokens=args.springshroom_tokens)
+        for option, value in (("--points", args.points), ("--tokens", args.tokens),
+                              ("--springshroom-tokens", args.springshroom_tokens)):
+            if value is not None and not 0 <= value <= MAX_COUNT:  # what a running position can hold
+                raise UsageError(f"expected a number 0..{MAX_COUNT}", source=option, text=str(value))
+        cap = game.edition.movement_token_cap
+        if args.tokens is not None and args.tokens > cap:
+            raise UsageError(f"expected at most {cap} movement tokens (the edition's cap)", source="--tokens",
+                             text=str(args.tokens))
+        try:
+            run = garden.to_run(args.points, enchantments=enchs, tokens=args.tokens,
+                                springshroom_tokens=args.springshroom_tokens)
+        except UsageError as exc:  # what is left is about the cards named, or else the garden
+            raise exc.located(source="--enchantments" if enchs and "enchantment" in exc.message
+                              else name) from None
         return Answer(run.to_json(), "" if args.json else run.to_text())
 
 

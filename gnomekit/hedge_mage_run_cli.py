@@ -27,7 +27,10 @@ DEFAULT_MAX_STATES = 150_000
 def plan_text(p: str) -> tuple[str, str]:
     """The plan's text and its name in messages: the ``--plan`` value, or the file of ``@FILE``."""
     if p.startswith("@"):
-        return read_source(p[1:])
+        try:
+            return read_source(p[1:])
+        except UsageError as exc:  # the file is named by the option: say which option
+            raise UsageError(f"{exc.message} (--plan @FILE reads the plan from FILE)", source="--plan") from None
     return p, "--plan"
 
 

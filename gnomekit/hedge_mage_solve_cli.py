@@ -7,6 +7,7 @@ options and puts the answers in words (running positions: hedge_mage_run_cli.py)
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
 from gnomekit.common import NO, OK, Answer
@@ -264,13 +265,28 @@ def hint_answer(pos: GardenPosition, args: argparse.Namespace) -> Answer:
     return Answer(data, "\n".join(lines), OK)
 
 
+#: The longest ``--time-limit`` taken (about 11.6 days): longer ones overflow the timers and z3's limit.
+MAX_TIME_LIMIT = 1_000_000.0
+
+
 def _positive_float(s: str) -> float:
+    """A finite number >= 0 (nan and inf are not numbers of anything here)."""
     try:
         v = float(s)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {s!r}") from None
+    if not math.isfinite(v):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {s!r}")
     if v < 0:
         raise argparse.ArgumentTypeError(f"expected a number >= 0, got {s!r}")
+    return v
+
+
+def time_limit(s: str) -> float:
+    """``--time-limit SECONDS``: a finite number of seconds, > 0 and at most :data:`MAX_TIME_LIMIT`."""
+    v = _positive_float(s)
+    if v <= 0 or v > MAX_TIME_LIMIT:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0 and <= {MAX_TIME_LIMIT:g}, got {s!r}")
     return v
 
 
@@ -282,7 +298,7 @@ def solve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", choices=["sat", "enumerate"],
                    help="default: sat for points and plans, enumerate for block")
     p.add_argument("--plan", metavar="T1,T2,...", help="can these tiles be placed in this order?")
-    p.add_argument("--time-limit", type=_positive_float, metavar="SECONDS", help="for --plan")
+    p.add_argument("--time-limit", type=time_limit, metavar="SECONDS", help="for --plan")
     p.add_argument("--no-substitution", action="store_true", help="do not consider the 2x1 substitution")
 
 

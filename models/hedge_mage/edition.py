@@ -182,6 +182,12 @@ def _names(src: TomlSource, table: dict[str, Any], key: str, default: list[Any])
     return out
 
 
+def _missing(src: TomlSource, message: str) -> None:
+    """A problem about a table that is not there: located at the file's last line, where it would go."""
+    last = max(1, len(src.text.splitlines()))
+    src.problems.append(f"{src.name}:{last}:1: {message} (end of file)")
+
+
 def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
     """Validate a parsed TOML document as a Hedge Mage edition (all problems at once)."""
     d = src.data
@@ -191,7 +197,7 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
     if "garden" in d and not isinstance(garden, dict):
         garden = _table(src, d, "garden")
     elif not isinstance(garden, dict):
-        src.problem("missing table [garden] (rows, cols, numbered, shaded)")
+        _missing(src, "missing table [garden] (rows, cols, numbered, shaded)")
         garden = {}
     rows = whole_number(src, garden, "rows", None, 2) if garden else 2
     cols = whole_number(src, garden, "cols", None, 2) if garden else 2
@@ -220,7 +226,7 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
     if "tiles" in d and not isinstance(raw_tiles, dict):
         raw_tiles = _table(src, d, "tiles")
     elif not isinstance(raw_tiles, dict) or not raw_tiles:
-        src.problem("missing table [tiles] (name = [picture rows])")
+        _missing(src, "missing table [tiles] (name = [picture rows])")
         raw_tiles = {}
     for name, pic in raw_tiles.items():
         if not re.fullmatch(r"[A-Za-z0-9_]+", name):
@@ -270,6 +276,9 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
     start_tokens = whole_number(src, players, "start_movement_tokens", 4, 0)
     start_shrooms = whole_number(src, players, "start_springshrooms", 1, 0)
     mages = whole_number(src, players, "mages", 2, 0)
+    if mages > rows * cols:  # a mage stands on a space: more cannot be set up (and would allocate without bound)
+        src.problem(f"players: at most {rows * cols} mages fit in the {rows}x{cols} garden, got {mages}", "mages")
+        mages = rows * cols
 
     gn = _table(src, d, "gnomes")
     kinds = gn.get("kinds", {"flower": "f", "mushroom": "m", "pumpkin": "p"})
@@ -286,6 +295,10 @@ def edition_from_toml(src: TomlSource) -> HedgeMageEdition:
             continue
         gkinds[kind] = letter.lower()
     per_kind = whole_number(src, gn, "per_kind", 4, 0)
+    if per_kind > rows * cols:  # each gnome starts on its own space: more cannot be set up
+        src.problem(f"gnomes: at most {rows * cols} gnomes of a kind fit in the {rows}x{cols} garden, "
+                    f"got per_kind = {per_kind}", "per_kind")
+        per_kind = rows * cols
     unknown_keys(src, "gnomes", gn, {"kinds", "per_kind"})
 
     enchs: list[Enchantment] = []

@@ -47,6 +47,10 @@ from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.notation import _hedge_letter, _JsonReader, garden_from_json_data, garden_from_text
 from gnomekit.models.hedge_mage.running import Action, RGnome, RunPosition, board_of, cname
 
+#: The largest count a running position may hold (points, tokens, springshrooms, points used, rescued
+#: gnomes): far above any round's, and small enough for the solvers' fixed-width arithmetic.
+MAX_COUNT = 999
+
 HEADER = "hedge-mage run"
 RUN_KEYS = ("enchantments", "points", "spent", "tokens", "springshroom-tokens", "sigil-tokens", "rescued", "used",
             "moved", "moved-rescued")
@@ -58,7 +62,7 @@ def is_run_text(text: str) -> bool:
     if s.startswith("{"):
         try:
             d = json.loads(s)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested too deeply: the reader says which
             return False
         return isinstance(d, dict) and d.get("phase") == "run"
     for line in text.splitlines():
@@ -189,8 +193,8 @@ def run_from_text(text: str, source: str, ed: HedgeMageEdition) -> RunPosition:
         if key not in meta:
             return default
         v, li, co = meta[key]
-        if not re.fullmatch(r"\d+", v):
-            raise _err(f"expected a whole number >= 0 for '{key}'", source, li, co, v)
+        if not re.fullmatch(r"\d+", v) or int(v) > MAX_COUNT:
+            raise _err(f"expected a whole number 0..{MAX_COUNT} for '{key}'", source, li, co, v)
         return int(v)
 
     if "points" not in meta:
@@ -209,7 +213,7 @@ def run_from_text(text: str, source: str, ed: HedgeMageEdition) -> RunPosition:
         v, li, co = meta["rescued"]
         for part in v.split():
             m2 = re.fullmatch(r"([a-z]+)=(\d+)", part)
-            if not m2 or m2.group(1) not in ed.gnome_kinds:
+            if not m2 or m2.group(1) not in ed.gnome_kinds or int(m2.group(2)) > MAX_COUNT:
                 raise _err("expected KIND=N entries (kinds: " + " ".join(ed.gnome_kinds) + ")", source, li,
                            co + v.index(part), part)
             rescued.append((m2.group(1), int(m2.group(2))))
@@ -224,8 +228,8 @@ def run_from_text(text: str, source: str, ed: HedgeMageEdition) -> RunPosition:
     if "used" in meta and meta["used"][0] != "-":
         v, li, co = meta["used"]
         parts = v.split()
-        if len(parts) != nm or not all(p.isdigit() for p in parts):
-            raise _err(f"expected {nm} whole numbers (points used by each mage)", source, li, co, v)
+        if len(parts) != nm or not all(p.isdigit() and int(p) <= MAX_COUNT for p in parts):
+            raise _err(f"expected {nm} whole numbers 0..{MAX_COUNT} (points used by each mage)", source, li, co, v)
         used = tuple(int(p) for p in parts)
     gnomes = []
     for x in g.gnomes:
@@ -236,8 +240,9 @@ def run_from_text(text: str, source: str, ed: HedgeMageEdition) -> RunPosition:
         for part in v.split():
             m3 = re.fullmatch(r"([A-Za-z])@" + _CELL + r"=(\d+)", part)
             kind = ed.kind_of_letter(m3.group(1)) if m3 else None
-            if not m3 or kind is None:
-                raise _err("expected LETTER@ROW,COL=POINTS entries like P@3,4=2", source, li, co + v.index(part),
+            if not m3 or kind is None or int(m3.group(4)) > MAX_COUNT:
+                raise _err(f"expected LETTER@ROW,COL=POINTS entries like P@3,4=2 (POINTS 0..{MAX_COUNT})", source, li,
+                           co + v.index(part),
                            part)
             cell = (int(m3.group(2)), int(m3.group(3)))
             idx = [i for i, x in enumerate(gnomes) if x.kind == kind and x.at == cell]
@@ -320,12 +325,12 @@ def run_from_json_data(data: Any, positions: dict[Any, tuple[int, int]], source:
         if "at" not in mo:
             raise rd.err(("mages", i), 'key "at" in the mage object')
         mages.append(rd.cell(mo["at"], ("mages", i, "at")))
-        used.append(rd.int_(mo.get("used", 0), ("mages", i, "used"), 0))
+        used.append(_count(rd, mo.get("used", 0), ("mages", i, "used")))
     gnomes: list[RGnome] = []
     for i, x in enumerate(rd.list_(d.get("gnomes", []), ("gnomes",))):
         p = ("gnomes", i)
         go = rd.obj(x, p, '"kind", "at", "awake"')
-        if go.get("kind") not in ed.gnome_kinds:
+        if not isinstance(go.get("kind"), str) or go["kind"] not in ed.gnome_kinds:
             raise rd.err(p + ("kind",), "a gnome kind: " + ", ".join(ed.gnome_kinds), go.get("kind"))
         if "at" not in go:
             raise rd.err(p, 'key "at" in the gnome object')
@@ -340,27 +345,27 @@ def run_from_json_data(data: Any, positions: dict[Any, tuple[int, int]], source:
             cb = mages.index(at)
         moved = go.get("moved")
         if moved is not None:
-            moved = rd.int_(moved, p + ("moved",), 0)
+            moved = _count(rd, moved, p + ("moved",))
         gnomes.append(RGnome(at, go["kind"], rd.bool_(go.get("awake", False), p + ("awake",)), cb, moved))
     enchs = rd.list_(d.get("enchantments", list(ed.first_game)), ("enchantments",))
     ids = {e.id for e in ed.enchantments}
     for i, e in enumerate(enchs):
-        if e not in ids:
+        if not isinstance(e, str) or e not in ids:
             raise rd.err(("enchantments", i), "an enchantment id of the edition: " + ", ".join(sorted(ids)), e)
     resc = rd.obj(d.get("rescued", {}), ("rescued",), "kind: count")
     rescued = []
     for k, n in resc.items():
         if k not in ed.gnome_kinds:
             raise rd.err(("rescued", k), "a gnome kind: " + ", ".join(ed.gnome_kinds), k)
-        rescued.append((k, rd.int_(n, ("rescued", k), 0)))
+        rescued.append((k, _count(rd, n, ("rescued", k))))
     if "points" not in d:
         raise rd.err((), 'key "points" (the round\'s movement points)')
     pos = RunPosition(board=board_of(g), enchantments=tuple(enchs), mages=tuple(mages),
-                      gnomes=tuple(gnomes), points=rd.int_(d["points"], ("points",), 0),
-                      springshrooms=g.springshrooms, spent=rd.int_(d.get("spent", 0), ("spent",), 0),
-                      tokens=rd.int_(d.get("tokens", 0), ("tokens",), 0),
-                      springshroom_tokens=rd.int_(d.get("springshroom_tokens", 0), ("springshroom_tokens",), 0),
-                      sigil_tokens=rd.int_(d.get("sigil_tokens", 0), ("sigil_tokens",), 0),
+                      gnomes=tuple(gnomes), points=_count(rd, d["points"], ("points",)),
+                      springshrooms=g.springshrooms, spent=_count(rd, d.get("spent", 0), ("spent",)),
+                      tokens=_count(rd, d.get("tokens", 0), ("tokens",)),
+                      springshroom_tokens=_count(rd, d.get("springshroom_tokens", 0), ("springshroom_tokens",)),
+                      sigil_tokens=_count(rd, d.get("sigil_tokens", 0), ("sigil_tokens",)),
                       mage_used=tuple(used), rescued=tuple(rescued), round=g.round,
                       rescued_movers=tuple(_kinds(rd, d.get("moved_rescued", []), ed)))
     probs = pos.problems(ed)
@@ -371,10 +376,18 @@ def run_from_json_data(data: Any, positions: dict[Any, tuple[int, int]], source:
     return pos
 
 
+def _count(rd: _JsonReader, v: Any, path: tuple[Any, ...]) -> int:
+    """A count of a running position in JSON: a whole number 0..MAX_COUNT."""
+    n = rd.int_(v, path, 0)
+    if n > MAX_COUNT:
+        raise rd.err(path, f"a whole number 0..{MAX_COUNT}", v)
+    return n
+
+
 def _kinds(rd: _JsonReader, v: Any, ed: HedgeMageEdition) -> list[str]:
     lst = rd.list_(v, ("moved_rescued",))
     for i, k in enumerate(lst):
-        if k not in ed.gnome_kinds:
+        if not isinstance(k, str) or k not in ed.gnome_kinds:
             raise rd.err(("moved_rescued", i), "a gnome kind: " + ", ".join(ed.gnome_kinds), k)
     return lst
 
