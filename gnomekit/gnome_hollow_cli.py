@@ -4,6 +4,7 @@ placements checked together, placements per tile, rings and networks, the best t
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from typing import Any
 
@@ -23,6 +24,7 @@ from gnomekit.models.gnome_hollow.notation import (
 from gnomekit.models.gnome_hollow.placement import SequenceReport, check_sequence, legal_placements
 from gnomekit.models.gnome_hollow.position import Position as Table
 from gnomekit.models.gnome_hollow.setup import variant_options
+from gnomekit.solver.core.result import Status
 from gnomekit.solver.gnome_hollow.hint import hint
 from gnomekit.verbs import GameCLI, seed_option, turns_option
 
@@ -91,10 +93,12 @@ class HollowCLI(GameCLI):
         return Answer(data, text + (note + "\n" if note else ""))
 
     def new_options(self, game: Game, args: argparse.Namespace) -> dict[str, Any]:
-        return {"players": args.players, "variants": _variants(game, args)}
+        return {"players": _players(game, args), "variants": _variants(game, args)}
 
     def random_options(self, game: Game, args: argparse.Namespace) -> dict[str, Any]:
-        return {"turns": args.turns, "players": args.players, "variants": _variants(game, args)}
+        if not 0 <= args.turns <= MAX_TURNS:  # a game has far fewer turns; more would only loop
+            raise UsageError(f"expected 0 to {MAX_TURNS} turns", source="--turns", text=str(args.turns))
+        return {"turns": args.turns, "players": _players(game, args), "variants": _variants(game, args)}
 
     def start(self, pos: Position, args: argparse.Namespace) -> tuple[Table, GnomeHollowEdition]:
         """The table at the start of the turn, for the verbs that take a whole turn (placements, best turn)."""
@@ -141,9 +145,31 @@ class HollowCLI(GameCLI):
         start, ed = self.start(pos, args)
         permits = _permits(args, start)
         # the solver's own hint, not gnomekit.hint: the command line also hints during the final round
-        h = hint(start, ed, _weights(args), permits, args.time_limit)
+        h = hint(start, ed, _weights(args), permits, _time_limit(args))
         data = _best_json(h.result, ed) | {"hint": h.lines, "sets_up": h.sets_up, "leaves_open": h.leaves_open}
-        return Answer(data, "\n".join(h.lines), OK)
+        return Answer(data, "\n".join(h.lines), NO if h.result.status == Status.UNKNOWN else OK)
+
+
+#: The most turns ``random`` plays (a game of the default edition lasts about 50).
+MAX_TURNS = 1000
+
+
+def _players(game: Game, args: argparse.Namespace) -> int:
+    """The --players count, checked here so that a mistake is located in the option."""
+    assert isinstance(game, GnomeHollowGame)
+    ed = game.edition
+    if not ed.players_min <= args.players <= ed.players_max:
+        raise UsageError(f"expected {ed.players_min} to {ed.players_max} players", source="--players",
+                         text=str(args.players))
+    return int(args.players)
+
+
+def _time_limit(args: argparse.Namespace) -> float | None:
+    """--time-limit: a finite number of seconds, 0 or more (None: no limit)."""
+    t = args.time_limit
+    if t is not None and not (math.isfinite(t) and t >= 0):
+        raise UsageError("expected a finite number of seconds, 0 or more", source="--time-limit", text=str(t))
+    return t  # type: ignore[no-any-return]
 
 
 def _variants(game: Game, args: argparse.Namespace) -> list[str]:
@@ -296,6 +322,8 @@ def _check(pos: Table, ed: GnomeHollowEdition, args: argparse.Namespace) -> Answ
     if not args.place:
         raise UsageError("check needs --place PLACEMENT ... (e.g. --place G12@1,-1:r3 G40@0,-1:m2)")
     placements = parse_placements(args.place, "--place")
+    if not placements:
+        raise UsageError("expected 1-4 placements, found none", source="--place", text=" ".join(args.place))
     if len(placements) > 4:
         raise UsageError(f"a turn places at most 4 tiles (2 offered + 2 stored); got {len(placements)}",
                          source="--place", line=1, column=1)
@@ -354,8 +382,14 @@ def _parse_ref(text: str) -> tuple[tuple[int, int], int]:
 def _weights(args: argparse.Namespace) -> Any:
     from gnomekit.solver.gnome_hollow.best import Weights
 
+    if args.weights is not None and not args.weights.strip():
+        raise UsageError("expected ring=N,flower=N,treasure=N,mushroom=N, not an empty value", source="--weights",
+                         text=args.weights)
     try:
-        return Weights.parse(args.weights)
+        w = Weights.parse(args.weights)
+        if not all(math.isfinite(v) for v in (w.ring, w.flower, w.treasure, w.mushroom)):
+            raise ValueError("not finite")
+        return w
     except ValueError:
         raise UsageError("--weights takes ring=N,flower=N,treasure=N,mushroom=N", source="--weights",
                          text=args.weights) from None
@@ -364,7 +398,10 @@ def _weights(args: argparse.Namespace) -> Any:
 def _solve(pos: Table, ed: GnomeHollowEdition, args: argparse.Namespace) -> Answer:
     """``solve``: the best turn, ``--close NETWORK`` or ``--market``."""
     permits = _permits(args, pos)
-    modes = [bool(args.close), bool(args.market)]
+    time_limit = _time_limit(args)
+    if args.close is not None and not args.close.strip():
+        raise UsageError("expected a network as a path Q,R.K, not an empty value", source="--close", text=args.close)
+    modes = [args.close is not None, bool(args.market)]
     if sum(modes) > 1:
         raise UsageError("choose one of --close NETWORK or --market")
     if args.market:
@@ -383,7 +420,10 @@ def _solve(pos: Table, ed: GnomeHollowEdition, args: argparse.Namespace) -> Answ
 
         ref = _parse_ref(args.close)
         fn = {"sat": close_by_sat, "networkx": close_by_networkx}.get(args.method, close_by_search)
-        res = fn(pos, ed, ref, permits, time_limit=args.time_limit)
+        try:
+            res = fn(pos, ed, ref, permits, time_limit=time_limit)
+        except UsageError as exc:  # a path not in the garden: the option is where the mistake is
+            raise exc.located(source="--close") from None
         place = [p.to_json() | {"notation": placement_to_text(p, ed)} for p in (res.witness or [])]
         data = {"question": "close", "network": {"cell": list(ref[0]), "path": ref[1]}, "method": args.method,
                 "status": str(res.status), "closable": res.value, "placements": place, "stats": res.stats}
@@ -396,9 +436,9 @@ def _solve(pos: Table, ed: GnomeHollowEdition, args: argparse.Namespace) -> Answ
         return Answer(data, text, OK if res.found else NO)
     from gnomekit.solver.gnome_hollow.best import best_turn
 
-    res = best_turn(pos, ed, _weights(args), permits, args.time_limit)
+    res = best_turn(pos, ed, _weights(args), permits, time_limit)
     data = _best_json(res, ed)
-    return Answer(data, _best_text(data), OK)
+    return Answer(data, _best_text(data), NO if res.status == Status.UNKNOWN else OK)
 
 
 def _best_json(res: Any, ed: GnomeHollowEdition) -> dict[str, Any]:

@@ -608,6 +608,8 @@ def position_from_text(text: str, source: str, edition: GnomeHollowEdition,
     probs = pos.problems(edition)
     if probs:
         pline, pcol = _locate_problem(probs[0], lines)
+        if pline is None and probs[0] == "no players":  # where the player blocks belong: after the last line
+            pline, pcol = max(1, len(lines)), 1
         raise NotationError("the position is not well formed: " + "; ".join(probs), source=source, line=pline,
                             column=pcol)
     return pos

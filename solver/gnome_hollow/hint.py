@@ -9,7 +9,7 @@ from gnomekit.models.core.hexgrid import hex_name
 from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
 from gnomekit.models.gnome_hollow.placement import check_sequence
 from gnomekit.models.gnome_hollow.position import Position
-from gnomekit.solver.core.result import Result
+from gnomekit.solver.core.result import Result, Status
 from gnomekit.solver.gnome_hollow.best import Weights, best_turn
 from gnomekit.solver.gnome_hollow.close import open_end_cells
 
@@ -42,7 +42,9 @@ def hint(pos: Position, ed: GnomeHollowEdition, weights: Weights | None = None, 
             who = {"now": "you collect them now", "pot": "they wait in the ring for any gnome",
                    "next-turn": f"{rr.claimed_by} scores it at the start of their turn"}[rr.when]
             h.lines.append(f"it closes a ring of {n.size} tiles ({mush}): {who}")
-        if not rep.rings:
+        if not rep.rings and res.status == Status.UNKNOWN:  # a search cut short proves no negative
+            h.lines.append("the search was cut short: this turn closes no ring, but a turn that does may exist")
+        elif not rep.rings:
             h.lines.append("no ring can be closed this turn; the tiles go where they close nothing")
         nets = pos.networks(ed)
         for p in seq:
