@@ -72,6 +72,10 @@ def parse_toml(text: str, name: str) -> TomlSource:
         line = int(m.group(1)) if m else None
         col = int(m.group(2)) if m else None
         msg = _TOML_POS.sub("", str(exc)).strip()
+        if m is None and "(at end of document)" in msg:  # tomllib gives no line there: the last one
+            lines = text.split("\n")
+            line, col = len(lines), len(lines[-1]) + 1
+            msg = msg.replace("(at end of document)", "at the end of the file").strip()
         raise EditionError(f"not valid TOML: {msg}", source=name, line=line, column=col) from None
     return TomlSource(name=name, text=text, data=data)
 

@@ -143,3 +143,12 @@ def test_a_table_replaced_by_a_value_raises_edition_error(table: str) -> None:
     with pytest.raises(EditionError) as exc:
         edition_from_toml(parse_toml(new, "e.toml"))
     assert exc.value.line == 1, str(exc.value)
+
+
+@pytest.mark.parametrize(("text", "line", "column"), [("a = [1, 2", 1, 10), ('x = "abc', 1, 9), ("[t]\nk =", 2, 4)])
+def test_toml_errors_at_the_end_of_the_file_are_located(text: str, line: int, column: int) -> None:
+    """tomllib says "(at end of document)" without a line; the error points at the file's end."""
+    with pytest.raises(EditionError) as exc:
+        parse_toml(text, "e.toml")
+    assert (exc.value.source, exc.value.line, exc.value.column) == ("e.toml", line, column)
+    assert "end of document" not in str(exc.value) and "at the end of the file" in str(exc.value)
