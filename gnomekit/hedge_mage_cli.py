@@ -20,12 +20,12 @@ from gnomekit import hedge_mage_round_cli as round_cli
 from gnomekit import hedge_mage_run_cli as run_cli
 from gnomekit import hedge_mage_solve_cli as solve_cli
 from gnomekit.common import NO, OK, Answer, read_source
-from gnomekit.hedge_mage_solve_cli import draw_with, position_name
+from gnomekit.hedge_mage_solve_cli import position_name
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.core.protocol import Game, Position
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.game import GardenPosition, HedgeMageGame, RunningPosition
-from gnomekit.models.hedge_mage.notation import parse_placement, placement_to_text, read_garden
+from gnomekit.models.hedge_mage.notation import draw_marked, parse_placement, placement_to_text, read_garden
 from gnomekit.models.hedge_mage.placement import Placement, PlacementReport, check_placement, with_held_tokens
 from gnomekit.models.hedge_mage.position import Garden
 from gnomekit.models.hedge_mage.running import settle_position
@@ -99,7 +99,7 @@ def report_text(g: Garden, ed: HedgeMageEdition, rep: PlacementReport) -> str:
         for v in rep.violations:
             lines.append(f"  - [{v.rule}] {v.message}")
     lines.append("")
-    lines.append(draw_with(g, ed, marks))
+    lines.append(draw_marked(g, ed, marks))
     if under:
         lines.append("(# new hedge cell, @ its sigil, ! a tile cell over something already there)")
         lines.append("under !: " + "; ".join(under))

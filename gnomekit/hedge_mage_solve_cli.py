@@ -14,7 +14,7 @@ from gnomekit.common import NO, OK, Answer
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.game import GardenPosition
-from gnomekit.models.hedge_mage.notation import cell_token, placement_to_text
+from gnomekit.models.hedge_mage.notation import draw_marked, placement_to_text
 from gnomekit.models.hedge_mage.placement import Placement, movement_points
 from gnomekit.models.hedge_mage.position import Garden
 from gnomekit.solver.core.result import Result, Status
@@ -40,16 +40,6 @@ def position_name(args: argparse.Namespace) -> str:
     return "<stdin>" if args.position == "-" else str(args.position)
 
 
-def draw_with(g: Garden, ed: HedgeMageEdition, marks: dict[tuple[int, int], str]) -> str:
-    """The garden grid with some cells overwritten (for showing a placement)."""
-    tokens = [[marks.get((r, c)) or cell_token(g, ed, (r, c)) for c in range(g.cols)]
-              for r in range(g.rows)]
-    width = max(3, max(len(t) for row in tokens for t in row) + 1)
-    rw = len(str(g.rows - 1)) + 2
-    lines = [" " * rw + "".join(str(c).ljust(width) for c in range(g.cols)).rstrip()]
-    for r, row in enumerate(tokens):
-        lines.append(str(r).rjust(rw - 2) + "  " + "".join(t.ljust(width) for t in row).rstrip())
-    return "\n".join(lines)
 
 
 def _cells(cells: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> str:
@@ -133,7 +123,7 @@ def choice_answer(res: Result, g: Garden, ed: HedgeMageEdition) -> Answer:
     lines.append(f"{data['tie_break']}")
     lines += [f"note: {n}" for n in choice.notes]
     lines.append("")
-    lines.append(draw_with(g, ed, _marks(p)))
+    lines.append(draw_marked(g, ed, _marks(p)))
     lines.append("(# new hedge cell, @ its sigil, * a held bonus sigil token placed)")
     return Answer(data, "\n".join(lines), OK)
 
@@ -163,7 +153,7 @@ def plan_answer(res: Result, g: Garden, ed: HedgeMageEdition, tiles: list[str], 
                 marks[c] = f"{k}@" if c == p.sigil else str(k)
         lines.append(f"total movement points: {res.value}")
         lines.append("")
-        lines.append(draw_with(g, ed, marks))
+        lines.append(draw_marked(g, ed, marks))
         lines.append("(k = cell of the k-th placement, k@ its sigil)")
         return Answer(data, "\n".join(lines), OK)
     word = "impossible" if res.status == Status.UNSATISFIABLE else "unknown (limit reached)"
@@ -260,7 +250,7 @@ def hint_answer(pos: GardenPosition, args: argparse.Namespace) -> Answer:
         lines.append("alternatives: none (only one legal placement)")
     lines.append(f"policy: {data['policy']}")
     lines.append("")
-    lines.append(draw_with(g, ed, _marks(best.placement)))
+    lines.append(draw_marked(g, ed, _marks(best.placement)))
     lines.append("(# new hedge cell, @ its sigil, * a held bonus sigil token placed)")
     return Answer(data, "\n".join(lines), OK)
 

@@ -618,3 +618,15 @@ def parse_placement(s: str, edition: HedgeMageEdition, source: str = "<placement
                             source=source, line=1, column=m.start(2) + 1, text=orient)
     tile = edition.tiles[name]
     return placement_at(tile, tile.orientation(index), (r, c))
+
+
+def draw_marked(garden: Garden, ed: HedgeMageEdition, marks: dict[Cell, str]) -> str:
+    """The garden grid with some cells overwritten (to show a placement or an answer)."""
+    tokens = [[marks.get((r, c)) or cell_token(garden, ed, (r, c)) for c in range(garden.cols)]
+              for r in range(garden.rows)]
+    width = max(3, max(len(t) for row in tokens for t in row) + 1)
+    rw = len(str(garden.rows - 1)) + 2
+    lines = [" " * rw + "".join(str(c).ljust(width) for c in range(garden.cols)).rstrip()]
+    for r, row in enumerate(tokens):
+        lines.append(str(r).rjust(rw - 2) + "  " + "".join(t.ljust(width) for t in row).rstrip())
+    return "\n".join(lines)

@@ -37,6 +37,9 @@ from gnomekit.models.hedge_mage.notation import (
     parse_placement,
     placement_to_text,
 )
+from gnomekit.models.hedge_mage.notation import (
+    draw_marked as draw,
+)
 from gnomekit.models.hedge_mage.placement import (
     Board,
     Placement,
@@ -1047,18 +1050,6 @@ LEGEND = {
     "no-placement": "",
     RUN_KIND: "the garden after the plan",
 }
-
-
-def draw(garden: Garden, ed: HedgeMageEdition, marks: dict[Cell, str]) -> str:
-    """The garden grid with some cells overwritten (to show an answer)."""
-    tokens = [[marks.get((r, c)) or cell_token(garden, ed, (r, c)) for c in range(garden.cols)]
-              for r in range(garden.rows)]
-    width = max(3, max(len(t) for row in tokens for t in row) + 1)
-    rw = len(str(garden.rows - 1)) + 2
-    lines = [" " * rw + "".join(str(c).ljust(width) for c in range(garden.cols)).rstrip()]
-    for r, row in enumerate(tokens):
-        lines.append(str(r).rjust(rw - 2) + "  " + "".join(t.ljust(width) for t in row).rstrip())
-    return "\n".join(lines)
 
 
 def _grid_of(position_text: str) -> str:
