@@ -14,3 +14,25 @@ def header_index(lines: list[str], header: str, source: str) -> int:
         raise NotationError(f"expected the header line '{header}' (or a JSON object)", source=source,
                             line=i + 1, column=1, text=lines[i].strip() if i < len(lines) else "end of input")
     return i
+
+
+FORMAT_VERSION = 1
+"""The version of the position formats this gnomekit writes and reads.
+
+Every position file (text and JSON) may carry it: a ``format: 1`` line right after the
+header line, or ``"format": 1`` in the JSON object. A file without it is read as format 1
+(files written before formats carried a version); any other version is refused, so a file
+from a newer gnomekit is never misread.
+"""
+
+FORMAT_LINE = f"format: {FORMAT_VERSION}"
+
+
+def format_problem(value: object) -> str | None:
+    """None if ``value`` (a text line's value or a JSON value) names format 1, else what was expected."""
+    if isinstance(value, str) and value.strip() == str(FORMAT_VERSION):
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value == FORMAT_VERSION:
+        return None
+    return (f"format {FORMAT_VERSION}, the only position format this gnomekit reads "
+            "(a file of a newer format needs a newer gnomekit)")
