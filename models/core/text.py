@@ -28,11 +28,12 @@ from a newer gnomekit is never misread.
 FORMAT_LINE = f"format: {FORMAT_VERSION}"
 
 
-def format_problem(value: object) -> str | None:
-    """None if ``value`` (a text line's value or a JSON value) names format 1, else what was expected."""
-    if isinstance(value, str) and value.strip() == str(FORMAT_VERSION):
+def format_problem(value: object, *, in_json: bool = False) -> str | None:
+    """None if ``value`` names format 1 (a text line's value; with ``in_json`` a JSON value), else what was expected."""
+    if not in_json and isinstance(value, str) and value.strip() == str(FORMAT_VERSION):
         return None
     if isinstance(value, int) and not isinstance(value, bool) and value == FORMAT_VERSION:
         return None
-    return (f"format {FORMAT_VERSION}, the only position format this gnomekit reads "
+    kind = " (a whole number)" if in_json else ""
+    return (f"format {FORMAT_VERSION}{kind}, the only position format this gnomekit reads "
             "(a file of a newer format needs a newer gnomekit)")

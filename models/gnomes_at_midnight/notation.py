@@ -40,7 +40,7 @@ from typing import Any
 from gnomekit.models.core.errors import NotationError
 from gnomekit.models.core.grid import Cell, normalise
 from gnomekit.models.core.jsonpos import JsonReader, loads_with_positions
-from gnomekit.models.core.text import header_index
+from gnomekit.models.core.text import FORMAT_LINE, FORMAT_VERSION, format_problem, header_index
 from gnomekit.models.gnomes_at_midnight.edition import (
     COLOURS,
     MAX_SIDE,
@@ -74,6 +74,7 @@ def position_to_json(p: Position, after_move: bool = False) -> dict[str, Any]:
     b = p.board
     out: dict[str, Any] = {
         "game": GAME,
+        "format": FORMAT_VERSION,
         "edition": p.edition,
         "rows": b.rows,
         "cols": b.cols,
@@ -97,7 +98,7 @@ def position_to_json(p: Position, after_move: bool = False) -> dict[str, Any]:
 
 
 POSITION_KEYS = (
-    "game", "edition", "rows", "cols", "terrain", "flowers", "toadstools", "gnomes", "off_board", "to_move",
+    "game", "format", "edition", "rows", "cols", "terrain", "flowers", "toadstools", "gnomes", "off_board", "to_move",
     "moon", "decks", "decks_unknown", "dance", "turn", "bump_limit", "moon_restricts_adding",
 )
 
@@ -185,6 +186,9 @@ def _from_json_data(data: Any, positions: dict[Any, tuple[int, int]], source: st
     for k in d:
         if k not in POSITION_KEYS and k not in OUTPUT_ONLY_KEYS and k != AFTER_KEY:
             raise rd.err((k,), "one of the position keys: " + ", ".join(POSITION_KEYS), k)
+    problem = format_problem(d["format"], in_json=True) if "format" in d else None
+    if problem:
+        raise rd.err(("format",), problem, d["format"])
     after = d.get(AFTER_KEY, False)
     if not isinstance(after, bool):
         raise rd.err((AFTER_KEY,), "true or false", after)
@@ -317,6 +321,7 @@ def position_to_text(p: Position, after_move: bool = False) -> str:
 
     lines = [
         HEADER,
+        FORMAT_LINE,
         f"edition: {p.edition}",
         f"size: {p.board.rows}x{p.board.cols}",
         f"to-move: {COLOURS[p.to_move]}",
@@ -335,8 +340,8 @@ def position_to_text(p: Position, after_move: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-_KEYS = ("edition", "size", "to-move", "turn", "after-move", "off-board", "moon", "deck-green", "deck-blue", "dance",
-         "bump-limit", "moon-restricts-adding")
+_KEYS = ("format", "edition", "size", "to-move", "turn", "after-move", "off-board", "moon", "deck-green", "deck-blue",
+         "dance", "bump-limit", "moon-restricts-adding")
 _TOKEN = re.compile(r"^([GTC])(\*?)(<?)(>?)(g{0,2}|b{0,2})$")
 
 
@@ -388,6 +393,11 @@ def _from_text(text: str, source: str, edition: MidnightEdition) -> tuple[Positi
             header_seen = True
             continue
         grid.append((ln, s))
+    if "format" in meta:
+        v, li, co = meta["format"]
+        problem = format_problem(v)
+        if problem:
+            raise err(f"expected {problem}", li, co, v)
     base = new_position(edition, 0)
     rows, cols = base.board.rows, base.board.cols
     if "size" in meta:

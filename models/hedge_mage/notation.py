@@ -32,6 +32,7 @@ from typing import Any
 from gnomekit.models.core.errors import NotationError
 from gnomekit.models.core.grid import Cell
 from gnomekit.models.core.jsonpos import JsonReader, loads_with_positions
+from gnomekit.models.core.text import FORMAT_LINE, FORMAT_VERSION, format_problem
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.placement import ORIENTATION_NAMES, Placement, placement_at
 from gnomekit.models.hedge_mage.position import Garden, Gnome, Hedge, Mage, Problem
@@ -50,6 +51,7 @@ def garden_to_json(g: Garden) -> dict[str, Any]:
     """The garden as a JSON-ready dict (the documented keys, in a stable order)."""
     return {
         "game": "hedge-mage",
+        "format": FORMAT_VERSION,
         "edition": g.edition,
         "rows": g.rows,
         "cols": g.cols,
@@ -117,7 +119,7 @@ def _short(v: Any) -> str:
 
 
 GARDEN_KEYS = {
-    "game", "edition", "rows", "cols", "round", "tile", "remaining_tiles", "substitution_used",
+    "game", "format", "edition", "rows", "cols", "round", "tile", "remaining_tiles", "substitution_used",
     "kept_tile", "held_bonus_sigils", "hedges", "bonus_sigils", "tunnels", "gnomes", "mages",
     "springshrooms",
 }
@@ -132,6 +134,9 @@ def garden_from_json_data(
     game = d.get("game", "hedge-mage")
     if game != "hedge-mage":
         raise rd.err(("game",), "'hedge-mage' (this is a Hedge Mage command)", game)
+    problem = format_problem(d["format"], in_json=True) if "format" in d else None
+    if problem:
+        raise rd.err(("format",), problem, d["format"])
     warnings = d.get("warnings", [])  # `show --json` adds this list: reading it back is fine
     if not isinstance(warnings, list) or not all(isinstance(w, str) for w in warnings):
         raise rd.err(("warnings",), "a list of strings (the garden's warnings)", warnings)
@@ -296,7 +301,7 @@ def cell_token(g: Garden, edition: HedgeMageEdition, cell: Cell) -> str:
 
 def garden_to_text(g: Garden, edition: HedgeMageEdition) -> str:
     """The garden as the documented ASCII picture (parse it back with garden_from_text)."""
-    lines = [HEADER, f"edition: {_text_safe(g.edition, 'the edition name')}"]
+    lines = [HEADER, FORMAT_LINE, f"edition: {_text_safe(g.edition, 'the edition name')}"]
     lines.append(f"size: {g.rows}x{g.cols}")
     lines.append(f"round: {g.round}")
     lines.append(f"tile: {g.tile if g.tile is not None else '-'}")
@@ -327,7 +332,7 @@ def garden_to_text(g: Garden, edition: HedgeMageEdition) -> str:
     return "\n".join(lines) + "\n"
 
 
-_KEYS = ("edition", "size", "round", "tile", "remaining", "substitution", "held-bonus-sigils",
+_KEYS = ("format", "edition", "size", "round", "tile", "remaining", "substitution", "held-bonus-sigils",
          "hedges", "mage-owners")
 
 
@@ -380,6 +385,11 @@ def garden_from_text(text: str, source: str, edition: HedgeMageEdition) -> Garde
     def err(msg: str, line: int, col: int, text: str | None = None) -> NotationError:
         return NotationError(msg, source=source, line=line, column=col, text=text)
 
+    if "format" in meta:
+        v, li, co = meta["format"]
+        problem = format_problem(v)
+        if problem:
+            raise err(f"expected {problem}", li, co, v)
     size, sl, sc = need("size")
     m = re.fullmatch(r"(\d+)\s*x\s*(\d+)", size)
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:

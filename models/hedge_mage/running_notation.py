@@ -43,6 +43,7 @@ from typing import Any
 from gnomekit.models.core.errors import NotationError
 from gnomekit.models.core.grid import Cell
 from gnomekit.models.core.jsonpos import loads_with_positions
+from gnomekit.models.core.text import FORMAT_LINE, FORMAT_VERSION
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.notation import _hedge_letter, _JsonReader, garden_from_json_data, garden_from_text
 from gnomekit.models.hedge_mage.running import Action, RGnome, RunPosition, board_of, cname
@@ -107,7 +108,7 @@ def run_to_text(pos: RunPosition, ed: HedgeMageEdition) -> str:
     if len(pos.mages) > 9:
         raise NotationError("the text notation names at most 9 mages; use the JSON notation")
     b = pos.board
-    lines = [HEADER, f"edition: {b.edition}", f"size: {b.rows}x{b.cols}", f"round: {pos.round}",
+    lines = [HEADER, FORMAT_LINE, f"edition: {b.edition}", f"size: {b.rows}x{b.cols}", f"round: {pos.round}",
              "enchantments: " + (" ".join(pos.enchantments) or "-"),
              f"points: {pos.points}", f"spent: {pos.spent}", f"tokens: {pos.tokens}",
              f"springshroom-tokens: {pos.springshroom_tokens}", f"sigil-tokens: {pos.sigil_tokens}",
@@ -278,6 +279,7 @@ def run_to_json(pos: RunPosition, ed: HedgeMageEdition) -> dict[str, Any]:
     b = pos.board
     return {
         "game": "hedge-mage",
+        "format": FORMAT_VERSION,
         "phase": "run",
         "edition": b.edition,
         "rows": b.rows,
@@ -300,9 +302,9 @@ def run_to_json(pos: RunPosition, ed: HedgeMageEdition) -> dict[str, Any]:
     }
 
 
-RUN_JSON_KEYS = {"game", "phase", "edition", "rows", "cols", "round", "enchantments", "points", "spent", "tokens",
-                 "springshroom_tokens", "sigil_tokens", "rescued", "moved_rescued", "hedges", "bonus_sigils", "tunnels",
-                 "springshrooms", "mages", "gnomes", "warnings",
+RUN_JSON_KEYS = {"game", "format", "phase", "edition", "rows", "cols", "round", "enchantments", "points", "spent",
+                 "tokens", "springshroom_tokens", "sigil_tokens", "rescued", "moved_rescued", "hedges", "bonus_sigils",
+                 "tunnels", "springshrooms", "mages", "gnomes", "warnings",
                  "woke_at_start"}  # `show --json` adds the wake-ups it settled: reading it back is fine
 
 
@@ -315,7 +317,7 @@ def run_from_json_data(data: Any, positions: dict[Any, tuple[int, int]], source:
     unknown = sorted(set(d) - RUN_JSON_KEYS)
     if unknown:
         raise rd.err((unknown[0],), "one of the keys " + ", ".join(sorted(RUN_JSON_KEYS)), unknown[0])
-    garden_part = {k: d[k] for k in ("game", "edition", "rows", "cols", "round", "hedges", "bonus_sigils",
+    garden_part = {k: d[k] for k in ("game", "format", "edition", "rows", "cols", "round", "hedges", "bonus_sigils",
                                      "tunnels", "springshrooms") if k in d}
     g = garden_from_json_data(garden_part, positions, source, ed)
     mages: list[Cell] = []

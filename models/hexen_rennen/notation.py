@@ -33,13 +33,13 @@ from typing import Any
 
 from gnomekit.models.core.errors import NotationError
 from gnomekit.models.core.jsonpos import JsonReader, loads_with_positions
-from gnomekit.models.core.text import header_index
+from gnomekit.models.core.text import FORMAT_LINE, FORMAT_VERSION, format_problem, header_index
 from gnomekit.models.hexen_rennen.edition import STOP, SYMBOL, HexenEdition, small_int
 from gnomekit.models.hexen_rennen.position import Position, Tile, card_json, card_name
 from gnomekit.models.hexen_rennen.turn import Decision, TurnPlan, choice_name
 
 HEADER = "hexen-rennen position"
-POSITION_KEYS = ("game", "edition", "players", "to_move", "track", "witches", "hands")
+POSITION_KEYS = ("game", "format", "edition", "players", "to_move", "track", "witches", "hands")
 INFO_KEYS = ("warnings", "neutral", "scores", "legend")
 
 
@@ -52,6 +52,7 @@ def position_to_json(p: Position, edition: HexenEdition) -> dict[str, Any]:
     order = {c: i for i, c in enumerate(edition.clan_ids)}
     return {
         "game": "hexen-rennen",
+        "format": FORMAT_VERSION,
         "edition": p.edition,
         "players": list(p.players),
         "to_move": p.to_move,
@@ -97,6 +98,9 @@ def position_from_json_data(data: Any, positions: dict[Any, tuple[int, int]], so
         raise rd.err((), "an object with the position keys (" + ", ".join(POSITION_KEYS) + ")", data)
     if data.get("game", "hexen-rennen") != "hexen-rennen":
         raise rd.err(("game",), '"hexen-rennen" (this is a Hexen Rennen command)', data.get("game"))
+    problem = format_problem(data["format"], in_json=True) if "format" in data else None
+    if problem:
+        raise rd.err(("format",), problem, data["format"])
     unknown = sorted(set(data) - set(POSITION_KEYS) - set(INFO_KEYS))
     if unknown:
         raise rd.err((unknown[0],), "one of the position keys: " + ", ".join(POSITION_KEYS), unknown[0])
@@ -188,7 +192,7 @@ def tile_token(t: Tile, edition: HexenEdition) -> str:
 
 def position_to_text(p: Position, edition: HexenEdition) -> str:
     """The position in the documented text notation (parse it back with position_from_text)."""
-    lines = [HEADER, f"edition: {p.edition}", "players: " + " ".join(p.players), f"to-move: {p.to_move}"]
+    lines = [HEADER, FORMAT_LINE, f"edition: {p.edition}", "players: " + " ".join(p.players), f"to-move: {p.to_move}"]
     order = {c: i for i, c in enumerate(edition.clan_ids)}
     wl = [f"{c}=" + ",".join(map(str, ps)) for c, ps in sorted(p.witches, key=lambda x: order[x[0]])]
     lines.append("witches: " + (" ".join(wl) if wl else "-"))
@@ -204,7 +208,7 @@ def position_to_text(p: Position, edition: HexenEdition) -> str:
     return "\n".join(lines) + "\n"
 
 
-_LINE = re.compile(r"^\s*(edition|players|to-move|witches|hand|deck|stage)(?:\s+([a-z0-9_-]+))?\s*:\s*(.*?)\s*$")
+_LINE = re.compile(r"^\s*(format|edition|players|to-move|witches|hand|deck|stage)(?:\s+([a-z0-9_-]+))?\s*:\s*(.*?)\s*$")
 
 
 def position_from_text(text: str, source: str, edition: HexenEdition) -> Position:
@@ -224,7 +228,7 @@ def position_from_text(text: str, source: str, edition: HexenEdition) -> Positio
             continue
         m = _LINE.match(raw)
         if not m:
-            raise err("expected 'KEY: ...' with KEY one of edition, players, to-move, witches, hand CLAN, "
+            raise err("expected 'KEY: ...' with KEY one of format, edition, players, to-move, witches, hand CLAN, "
                       "deck CLAN, stage N", ln + 1, len(raw) - len(raw.lstrip()) + 1, raw.strip())
         key, arg, val = m.group(1), m.group(2), m.group(3)
         vcol = m.start(3) + 1
@@ -257,6 +261,11 @@ def position_from_text(text: str, source: str, edition: HexenEdition) -> Positio
             raise err(f"missing line '{key}: ...'", len(lines) or 1, 1)
         return meta[key]
 
+    if "format" in meta:
+        fv, fl, fc = meta["format"]
+        problem = format_problem(fv)
+        if problem:
+            raise err(f"expected {problem}", fl, fc, fv)
     pv, pl, pc = need("players")
     players = []
     for t in re.finditer(r"\S+", pv):

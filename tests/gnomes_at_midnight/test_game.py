@@ -56,7 +56,7 @@ def test_make_game_takes_every_kind_of_edition() -> None:
     assert make_game("mini").edition.name == "mini"
     assert make_game(bundled_edition("mini")).edition == bundled_edition("mini")
     assert make_game(TINY).edition.name == "tiny" and make_game(str(TINY)).new().state.board.rows == 3
-    assert gnomekit.game("midnight", "mini").new().to_text().splitlines()[1] == "edition: mini"
+    assert gnomekit.game("midnight", "mini").new().to_text().splitlines()[1:3] == ["format: 1", "edition: mini"]
 
 
 def test_new_and_random_mirror_the_cli(capsys: pytest.CaptureFixture[str]) -> None:

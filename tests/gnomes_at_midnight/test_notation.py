@@ -114,10 +114,10 @@ def test_text_errors_are_located() -> None:
     bad = [ln.replace("G*", "Q*", 1) if ln.startswith(" 0") else ln for ln in lines]
     with pytest.raises(NotationError) as ei:
         position_from_text("\n".join(bad), "p.txt", ed)
-    assert ei.value.line == 15 and ei.value.column == 20 and ei.value.text == "Q*"
+    assert ei.value.line == 16 and ei.value.column == 20 and ei.value.text == "Q*"
     with pytest.raises(NotationError) as ei:
         position_from_text(text.replace("to-move: green", "to-move: purple"), "p.txt", ed)
-    assert ei.value.line == 4 and ei.value.text == "purple"
+    assert ei.value.line == 5 and ei.value.text == "purple"
     with pytest.raises(NotationError):
         parse_move("1,1->2,2")
 

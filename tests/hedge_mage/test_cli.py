@@ -23,7 +23,7 @@ from tests.hedge_mage.hm_reference import PERFT_DIR
 ED = default_edition()
 POS = PERFT_DIR / "positions"
 GARDEN_KEYS = {"rows", "cols", "hedges", "bonus_sigils", "tunnels", "gnomes", "mages", "springshrooms", "tile"}
-ALL_GARDEN_KEYS = GARDEN_KEYS | {"game", "edition", "round", "remaining_tiles", "substitution_used", "kept_tile",
+ALL_GARDEN_KEYS = GARDEN_KEYS | {"game", "format", "edition", "round", "remaining_tiles", "substitution_used", "kept_tile",
                                  "held_bonus_sigils"}
 HM = ["hedge-mage"]
 
