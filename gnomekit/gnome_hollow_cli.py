@@ -12,6 +12,7 @@ from gnomekit.common import NO, OK, Answer
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.core.hexgrid import hex_name
 from gnomekit.models.core.protocol import Game, Position
+from gnomekit.models.core.violation import Violation
 from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
 from gnomekit.models.gnome_hollow.game import GnomeHollowGame, GnomeHollowPosition
 from gnomekit.models.gnome_hollow.networks import ClosedNetwork
@@ -23,6 +24,7 @@ from gnomekit.models.gnome_hollow.notation import (
 )
 from gnomekit.models.gnome_hollow.placement import SequenceReport, check_sequence, legal_placements
 from gnomekit.models.gnome_hollow.position import Position as Table
+from gnomekit.models.gnome_hollow.scoring import final_scores
 from gnomekit.models.gnome_hollow.setup import variant_options
 from gnomekit.solver.core.result import Status
 from gnomekit.solver.gnome_hollow.hint import hint
@@ -86,6 +88,12 @@ class HollowCLI(GameCLI):
             p.add_argument("--time-limit", type=float, metavar="S")
             p.add_argument("--permit", action="append", metavar="PLAYER")
 
+    def more_verbs(self, verbs: Any) -> None:
+        """``play``: whole games with a replayable record (gnomekit/gnome_hollow_play_cli.py)."""
+        from gnomekit import gnome_hollow_play_cli
+
+        gnome_hollow_play_cli.register(verbs)
+
     # -- positions -------------------------------------------------------------------------------
     def position_answer(self, pos: Position, args: argparse.Namespace, note: str = "") -> Answer:
         assert isinstance(pos, GnomeHollowPosition)
@@ -103,9 +111,11 @@ class HollowCLI(GameCLI):
     def start(self, pos: Position, args: argparse.Namespace) -> tuple[Table, GnomeHollowEdition]:
         """The table at the start of the turn, for the verbs that take a whole turn (placements, best turn)."""
         assert isinstance(pos, GnomeHollowPosition)
-        if pos.moves or not _at_turn_start(pos):
-            where = "the final gnome actions" if pos.final is not None else f"a turn in progress ({pos.phase})"
-            raise UsageError(f"{args.verb} takes a table at the start of a turn, not during {where}",
+        if pos.moves:
+            raise UsageError(f"{args.verb} takes a table at the start of a turn, not during a turn in progress "
+                             f"({pos.phase})", source=args.position)
+        if pos.start.phase == "over" and args.verb != "check":
+            raise UsageError(f"{args.verb}: the game is over (show prints the final scores and the winner)",
                              source=args.position)
         return pos.start, pos.game.edition
 
@@ -134,8 +144,8 @@ class HollowCLI(GameCLI):
 
     def moves_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
         assert isinstance(pos, GnomeHollowPosition)
-        if pos.moves or not _at_turn_start(pos):
-            return super().moves_answer(pos, args)  # inside a turn: the protocol's next moves
+        if pos.moves or pos.start.final_actions is not None:
+            return super().moves_answer(pos, args)  # inside a turn or the final gnome actions: the protocol's
         return _moves(pos.start, pos.game.edition, args)
 
     def solve_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
@@ -181,8 +191,8 @@ def _variants(game: Game, args: argparse.Namespace) -> list[str]:
 
 
 def _at_turn_start(pos: GnomeHollowPosition) -> bool:
-    """True when ``pos`` is a table at the start of a turn, written with no ``turn:``/``final-actions:``."""
-    return not pos.moves and pos.final == pos.game.position(pos.start).final
+    """True when ``pos`` is a table at the start of a turn (written with no ``turn:``)."""
+    return not pos.moves
 
 
 def _text(pos: GnomeHollowPosition) -> str:
@@ -241,14 +251,40 @@ def _show(gp: GnomeHollowPosition, args: argparse.Namespace) -> Answer:
     if warnings:
         note_lines.append("# warnings (no legal play reaches this):")
         note_lines += [f"#   - {w}" for w in warnings]
+    scores = final_scores(pos, ed)
+    winners = [r["player"] for r in scores if r["rank"] == 1] if pos.phase == "over" else []
+    note_lines += score_lines(pos, scores)
     if args.json:
-        return Answer({**_json(gp), **extra, "rings": rings, "open_networks": opens}, "")
+        return Answer({**_json(gp), **extra, "rings": rings, "open_networks": opens, "scores": scores,
+                       **({"winners": winners} if pos.phase == "over" else {})}, "")
     from gnomekit.models.gnome_hollow.render import ascii_map
 
     # the table drawn as a hex map, as comment lines too (at most 80 columns with the "# ")
     note_lines.append("# the table:")
     note_lines += [f"# {x}".rstrip() for x in ascii_map(gp, width=78).rstrip("\n").splitlines()]
     return Answer({}, _text(gp) + "\n".join(note_lines))
+
+
+def score_lines(pos: Table, scores: list[dict[str, Any]]) -> list[str]:
+    """The phase and each player's score by category as comment lines; at the end, the winner."""
+    over = pos.phase == "over"
+    n = len(pos.players)
+    phase = {"play": "play", "end-triggered": "end-triggered (the round is being finished; then one final gnome "
+             "action each)", "final-actions": f"final-actions ({pos.final_actions} of {n} final gnome actions "
+             "taken)", "over": "over"}[pos.phase]
+    out = [f"# phase: {phase}", "# final scores:" if over else "# scores now:"]
+    for r in scores:
+        out.append(f"#   {r['player']}: flowers {r['flowers']} + rings {r['rings']} + treasure {r['treasure']} = "
+                   f"{r['total']} ({r['unsold_mushrooms']} unsold mushroom(s))"
+                   + (f", rank {r['rank']}" if over else ""))
+    if over:
+        best = [r for r in scores if r["rank"] == 1]
+        tied = sum(1 for r in scores if r["total"] == best[0]["total"]) > 1
+        names = " and ".join(r["player"] for r in best)
+        why = " (tie on points broken by the most unsold mushrooms)" if tied and len(best) == 1 else \
+            (" (tied on points and unsold mushrooms)" if len(best) > 1 else "")
+        out.append(f"# winner: {names}{why}")
+    return out
 
 
 def _on_ring(at: Any, rings: list[ClosedNetwork]) -> bool:
@@ -332,6 +368,11 @@ def _check(pos: Table, ed: GnomeHollowEdition, args: argparse.Namespace) -> Answ
             raise _unknown_tile(p.tile, args.place, ed)
     permits = _permits(args, pos)
     rep = check_sequence(pos, ed, placements, permits, check_supply=not args.any_tile, method=args.method)
+    if pos.final_actions is not None:  # after the last round no tile is placed
+        why = "the game is over" if pos.phase == "over" else \
+            "tile placement has ended: after the last round each player takes only a final gnome action"
+        for t in rep.tiles:
+            t.violations.insert(0, Violation("game-end", why, (t.placement.cell,)))
     text = "" if args.json else report_text(rep, ed)
     return Answer(rep.to_json(ed), text, OK if rep.legal else NO)
 
@@ -429,6 +470,8 @@ def _solve(pos: Table, ed: GnomeHollowEdition, args: argparse.Namespace) -> Answ
                 "status": str(res.status), "closable": res.value, "placements": place, "stats": res.stats}
         if res.found:
             text = "yes: " + " ".join(p["notation"] for p in place)
+        elif res.value is False and pos.final_actions is not None:
+            text = "no: tile placement has ended (the final gnome actions)"
         elif res.value is False:
             text = "no: the offered and stored tiles cannot close this network this turn"
         else:

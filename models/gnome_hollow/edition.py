@@ -248,10 +248,17 @@ def _int(src: TomlSource, table: dict[str, Any], key: str, default: int | None, 
     return int(v)
 
 
+def _problem_at_end(src: TomlSource, message: str) -> None:
+    """A problem with what the file lacks: located at its last line, where the missing part would go
+    (as models/core/edition.py's parse_toml locates TOML's end-of-document errors)."""
+    lines = src.text.split("\n")
+    src.problems.append(f"{src.name}:{len(lines)}:{len(lines[-1]) + 1}: {message} (at the end of the file)")
+
+
 def _table(src: TomlSource, d: dict[str, Any], key: str) -> dict[str, Any]:
     v = d.get(key)
     if v is None:
-        src.problem(f"missing table [{key}]")
+        _problem_at_end(src, f"missing table [{key}]")
         return {}
     if not isinstance(v, dict):
         src.problem(f"[{key}] must be a table", key)

@@ -16,8 +16,9 @@ A turn is a sequence of protocol moves, in the rulebook's order (docs/rules/gnom
 
 The position carries the turn in progress (the moves made since the turn began), and the engine
 (``scoring.apply_turn``) replays it, so every answer is the rules engine's.  When the end of the game
-is triggered the round is finished, then every player takes one final gnome action (``final-actions``
-counts them); after the last one the position is terminal and ``scores()`` are the final scores.
+is triggered the round is finished, then every player takes one final gnome action (the table's
+phase is ``final-actions`` and ``final-actions`` counts them); after the last one the phase is
+``over``, the position is terminal and ``scores()`` are the final scores.
 """
 
 from __future__ import annotations
@@ -296,12 +297,21 @@ class GnomeHollowPosition(ProtocolPosition):
     the moves made since, and (after the end is triggered and the round is over) the final gnome
     actions taken."""
 
-    def __init__(self, game: GnomeHollowGame, start: Position, moves: tuple[Move, ...] = (),
-                 final: int | None = None) -> None:
+    def __init__(self, game: GnomeHollowGame, start: Position, moves: tuple[Move, ...] = ()) -> None:
         self._game = game
         self.start = start
         self.moves = moves
-        self.final = final
+
+    @property
+    def final(self) -> int | None:
+        """Final gnome actions taken (None before the last round is over): the table's own count."""
+        return self.start.final_actions
+
+    @property
+    def game_phase(self) -> str:
+        """The phase of the game (``play``, ``end-triggered``, ``final-actions``, ``over``); ``phase`` is
+        where the turn is."""
+        return self.start.phase
 
     @property
     def game(self) -> GnomeHollowGame:
@@ -350,7 +360,7 @@ class GnomeHollowPosition(ProtocolPosition):
     @cached_property
     def _state(self) -> tuple[str, Any]:
         """("terminal"|"marker"|"place"|"chance"|"action", detail)."""
-        if self.final is not None and self.final >= len(self.start.players):
+        if self.start.phase == "over":
             return ("terminal", None)
         try:
             after = self._run(self._markers())
@@ -462,14 +472,10 @@ class GnomeHollowPosition(ProtocolPosition):
 
     def _apply(self, move: Any) -> GnomeHollowPosition:
         phase = self._state[0]
-        if phase == "action":
-            nxt = self._run(self._markers(), move.action() if isinstance(move, Act) else None)
-            if self.final is not None:
-                final: int | None = self.final + 1
-            else:
-                final = _final_round(nxt)
-            return GnomeHollowPosition(self._game, nxt, (), final)
-        return GnomeHollowPosition(self._game, self.start, (*self.moves, move), self.final)
+        if phase == "action":  # the engine counts the final gnome actions and ends the game
+            return GnomeHollowPosition(self._game, self._run(self._markers(), move.action()
+                                                             if isinstance(move, Act) else None))
+        return GnomeHollowPosition(self._game, self.start, (*self.moves, move))
 
     # -- placements ----------------------------------------------------------------------------
     def _trial(self) -> Position:
@@ -640,8 +646,6 @@ class GnomeHollowPosition(ProtocolPosition):
         extra = []
         if self.moves:
             extra.append("turn: " + "; ".join(self.move_text(m) for m in self.moves))
-        if self.final is not None:
-            extra.append(f"final-actions: {self.final}")
         i = next(n for n, line in enumerate(lines) if line.startswith("to-move:")) + 1
         return "\n".join(lines[:i] + extra + lines[i:]) + "\n"
 
@@ -649,14 +653,7 @@ class GnomeHollowPosition(ProtocolPosition):
         d = notation.position_to_json(self.start, self.ed)
         if self.moves:
             d["turn"] = [self.move_text(m) for m in self.moves]
-        if self.final is not None:
-            d["final_actions"] = self.final
         return d
-
-
-def _final_round(start: Position) -> int | None:
-    """0 when the end is triggered and the round is over (the first player is to move), else None."""
-    return 0 if start.end_triggered and start.to_move == 0 else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -679,10 +676,9 @@ class GnomeHollowGame(Game):
     def edition(self) -> GnomeHollowEdition:
         return self._edition
 
-    def position(self, start: Position, moves: tuple[Move, ...] = (), final: int | None = None
-                 ) -> GnomeHollowPosition:
+    def position(self, start: Position, moves: tuple[Move, ...] = ()) -> GnomeHollowPosition:
         """The protocol position of an engine position at the start of a turn (then ``moves``)."""
-        pos = GnomeHollowPosition(self, start, (), _final_round(start) if final is None else final)
+        pos = GnomeHollowPosition(self, start, ())
         for m in moves:
             pos = pos.apply(m)
         return pos
@@ -705,7 +701,6 @@ class GnomeHollowGame(Game):
         the turn in progress (``turn:``) replayed move by move."""
         extra: dict[str, Any] = {}
         start = notation.read_position(text, source, self._edition, extra)
-        final: int | None = None
         moves: list[tuple[str, int | None, int | None]] = []
         if "turn" in extra:
             value, line, col = extra["turn"]
@@ -715,15 +710,7 @@ class GnomeHollowGame(Game):
                 moves = [(v, line, col) for v in value]
             else:
                 moves = [(v.strip(), line, col) for v in str(value).split(";") if v.strip()]
-        for k in ("final-actions", "final_actions"):
-            if k in extra:
-                value, line, col = extra[k]
-                ok = isinstance(value, int) and not isinstance(value, bool) or str(value).isdigit()
-                if not ok or int(value) > len(start.players):
-                    raise NotationError(f"expected a count of final gnome actions 0-{len(start.players)}",
-                                        source=source, line=line, column=col, text=str(value))
-                final = int(value)
-        pos = GnomeHollowPosition(self, start, (), final if final is not None else _final_round(start))
+        pos = GnomeHollowPosition(self, start, ())
         for text_move, line, col in moves:
             try:
                 pos = pos.apply(parse_move(text_move, source))

@@ -7,6 +7,7 @@ sixths), ``m0``-``m5`` (the mirrored back, then turned) or a number 0-11 (``m`` 
 Text position (documented in docs/formats-gnome-hollow.md)::
 
     gnome-hollow position
+    format: 1
     edition: default
     to-move: red
     tiles: S@0,0:r0 G12@1,-1:r3 W3@0,1
@@ -28,11 +29,13 @@ from typing import Any
 from gnomekit.models.core.errors import NotationError
 from gnomekit.models.core.hexgrid import Hex
 from gnomekit.models.core.jsonpos import JsonReader, loads_with_positions
+from gnomekit.models.core.text import FORMAT_LINE, FORMAT_VERSION, format_problem
 from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
 from gnomekit.models.gnome_hollow.placement import Placement
 from gnomekit.models.gnome_hollow.position import (
     FLOWERS,
     MARKET,
+    PHASES,
     Gnome,
     GnomeAt,
     Placed,
@@ -128,6 +131,7 @@ def position_to_json(pos: Position, edition: GnomeHollowEdition) -> dict[str, An
     cols = edition.colours
     return {
         "game": "gnome-hollow",
+        "format": FORMAT_VERSION,
         "edition": pos.edition,
         "options": dict(pos.options),
         "to_move": pos.mover.name if pos.players else None,
@@ -135,7 +139,8 @@ def position_to_json(pos: Position, edition: GnomeHollowEdition) -> dict[str, An
         "offered": list(pos.offered),
         "bag": list(pos.bag),
         "sunset": list(pos.sunset),
-        "end_triggered": pos.end_triggered,
+        "phase": pos.phase,
+        **({"final_actions": pos.final_actions} if pos.phase == "final-actions" else {}),
         "market": {c: list(pos.market.get(c, ())) for c in cols},
         "market_tokens": {c: pos.market_tokens.get(c, 0) for c in cols},
         "flower_market": dict(pos.flower_market),
@@ -158,14 +163,55 @@ def position_to_json(pos: Position, edition: GnomeHollowEdition) -> dict[str, An
     }
 
 
-POSITION_KEYS = {"game", "edition", "options", "to_move", "tiles", "offered", "bag", "sunset", "end_triggered",
-                 "market", "market_tokens", "flower_market", "wildflower_supply", "signposts", "placed_signposts",
-                 "pots", "players"}
-# Keys ``show --json`` adds (derived from the garden); read back and ignored.
-SHOW_KEYS = {"warnings", "rings", "open_networks"}
+POSITION_KEYS = {"game", "format", "edition", "options", "to_move", "tiles", "offered", "bag", "sunset", "phase",
+                 "final_actions", "end_triggered", "market", "market_tokens", "flower_market", "wildflower_supply",
+                 "signposts", "placed_signposts", "pots", "players"}
+# Keys ``show --json`` adds (derived from the position: its garden and its scores); read back and ignored.
+SHOW_KEYS = {"warnings", "rings", "open_networks", "scores", "winners"}
 # Keys the game protocol adds for a turn in progress (models/gnome_hollow/game.py).
-PROTOCOL_JSON_KEYS = ("turn", "final_actions")
-PROTOCOL_TEXT_KEYS = ("turn", "final-actions")
+PROTOCOL_JSON_KEYS = ("turn",)
+PROTOCOL_TEXT_KEYS = ("turn",)
+
+
+class PhaseError(ValueError):
+    """The phase fields of a position disagree; ``field`` names the one to point at."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.message, self.field = message, field
+
+
+def resolve_phase(phase: str | None, end_triggered: bool | None, final: int | None, players: int,
+                  to_move: int) -> tuple[bool, int | None]:
+    """``(end_triggered, final_actions)`` from what a file says: ``phase`` (None: not given),
+    the older ``end-triggered`` flag (None: not given) and the ``final-actions`` count (None: not
+    given).  Files written before positions carried their phase have no ``phase``: an end
+    triggered with the first player to move is then the final gnome actions (none taken yet)."""
+    if phase is not None and phase not in PHASES:
+        raise PhaseError(f"a phase: {', '.join(PHASES)}", "phase")
+    if phase is None:
+        end = bool(end_triggered)
+        if final is None and end and to_move == 0:
+            final = 0
+        if final is not None and not end:
+            raise PhaseError("no final-actions before the end of the game is triggered (end-triggered: yes)",
+                             "final")
+        return end, final
+    end = phase != "play"
+    if end_triggered is not None and end_triggered != end:
+        raise PhaseError(f"end-triggered {'yes' if end else 'no'} with phase {phase} (or leave it out)", "end")
+    if phase == "over":
+        if final is not None and final != players:
+            raise PhaseError(f"final-actions {players} when the game is over (or leave it out)", "final")
+        return True, players
+    if phase == "final-actions":
+        if final is not None and final >= players:
+            raise PhaseError(f"final-actions 0-{players - 1} in phase final-actions ({players}: phase over)",
+                             "final")
+        return True, 0 if final is None else final
+    if final is not None:
+        raise PhaseError(f"no final-actions in phase {phase}", "final")
+    return end, None
 PLAYER_KEYS = {"name", "mushrooms", "treasures", "flowers", "rings", "storage", "gnomes"}
 
 
@@ -242,6 +288,9 @@ def position_from_json(text: str, source: str, edition: GnomeHollowEdition,
     d = rd.obj(data, (), None, "a position object")
     if d.get("game", "gnome-hollow") != "gnome-hollow":
         raise rd.err(("game",), "'gnome-hollow' (this is a Gnome Hollow command)", d.get("game"))
+    problem = format_problem(d["format"], in_json=True) if "format" in d else None
+    if problem:
+        raise rd.err(("format",), problem, d["format"])
     for k in PROTOCOL_JSON_KEYS:
         if k in d:
             line, col = positions.get((k,), (None, None))
@@ -295,9 +344,18 @@ def position_from_json(text: str, source: str, edition: GnomeHollowEdition,
     options = rd.obj(d.get("options", {}), ("options",))
     for k, v in options.items():
         rd.str_(v, ("options", k), "an option value")
-    end = d.get("end_triggered", False)
-    if not isinstance(end, bool):
-        raise rd.err(("end_triggered",), "true or false", end)
+    legacy_end = d.get("end_triggered")
+    if legacy_end is not None and not isinstance(legacy_end, bool):
+        raise rd.err(("end_triggered",), "true or false", legacy_end)
+    phase = d.get("phase")
+    if phase is not None:
+        phase = rd.str_(phase, ("phase",), "a phase: " + ", ".join(PHASES))
+    final = rd.int_(d["final_actions"], ("final_actions",), 0) if d.get("final_actions") is not None else None
+    try:
+        end, final = resolve_phase(phase, legacy_end, final, len(players), to_move)
+    except PhaseError as exc:
+        pkey = {"phase": "phase", "end": "end_triggered", "final": "final_actions"}[exc.field]
+        raise rd.err((pkey,), exc.message, d.get(pkey)) from None
     placed_sp = []
     for i, x in enumerate(rd.list_(d.get("placed_signposts", []), ("placed_signposts",))):
         o = rd.obj(x, ("placed_signposts", i), {"signpost", "ring"}, '{"signpost": id, "ring": path reference}')
@@ -318,6 +376,7 @@ def position_from_json(text: str, source: str, edition: GnomeHollowEdition,
         bag=rd.strs(d.get("bag", []), ("bag",)),
         sunset=rd.strs(d.get("sunset", []), ("sunset",)),
         end_triggered=end,
+        final_actions=final,
         market=market,
         market_tokens=rd.counts(d.get("market_tokens", {}), ("market_tokens",)),
         flower_market=rd.counts(d.get("flower_market", {}), ("flower_market",)),
@@ -338,7 +397,8 @@ def position_from_json(text: str, source: str, edition: GnomeHollowEdition,
 
 
 def _guess_key(problem: str) -> str | None:
-    for word, key in (("tile", "tiles"), ("gnome", "players"), ("player", "players"), ("market", "market"),
+    for word, key in (("final gnome action", "phase"), ("final-actions", "phase"), ("phase", "phase"),
+                      ("tile", "tiles"), ("gnome", "players"), ("player", "players"), ("market", "market"),
                       ("signpost", "placed_signposts"), ("pot", "pots"), ("option", "options"),
                       ("wildflower supply", "wildflower_supply"), ("flower market", "flower_market")):
         if word in problem:
@@ -373,14 +433,16 @@ def _words(xs: tuple[str, ...] | list[str]) -> str:
 def position_to_text(pos: Position, edition: GnomeHollowEdition) -> str:
     """The position as the documented text (parse it back with position_from_text)."""
     cols = edition.colours
-    lines = [HEADER, f"edition: {pos.edition}"]
+    lines = [HEADER, FORMAT_LINE, f"edition: {pos.edition}"]
     lines.append("options: " + (" ".join(f"{k}={v}" for k, v in pos.options.items()) or "-"))
     lines.append(f"to-move: {pos.mover.name if pos.players else '-'}")
     lines.append("tiles: " + " ".join(placement_to_text(t, edition) for t in pos.tiles))
     lines.append("offered: " + _words(pos.offered))
     lines.append("bag: " + _words(pos.bag))
     lines.append("sunset: " + _words(pos.sunset))
-    lines.append("end-triggered: " + ("yes" if pos.end_triggered else "no"))
+    lines.append(f"phase: {pos.phase}")
+    if pos.phase == "final-actions":
+        lines.append(f"final-actions: {pos.final_actions}")
     lines.append("market: " + " ".join(
         f"{c}=" + (",".join(map(str, pos.market.get(c, ()))) or "-") for c in cols))
     lines.append("market-tokens: " + _kv(pos.market_tokens, cols))
@@ -401,8 +463,9 @@ def position_to_text(pos: Position, edition: GnomeHollowEdition) -> str:
     return "\n".join(lines) + "\n"
 
 
-TOP_KEYS = ("edition", "options", "to-move", "tiles", "offered", "bag", "sunset", "end-triggered", "market",
-            "market-tokens", "flower-market", "wildflower-supply", "signposts", "placed-signposts", "pots", "player")
+TOP_KEYS = ("format", "edition", "options", "to-move", "tiles", "offered", "bag", "sunset", "phase", "final-actions",
+            "end-triggered", "market", "market-tokens", "flower-market", "wildflower-supply", "signposts",
+            "placed-signposts", "pots", "player")
 PLAYER_TEXT_KEYS = ("mushrooms", "treasures", "flowers", "rings", "storage", "gnomes")
 
 
@@ -560,10 +623,32 @@ def position_from_text(text: str, source: str, edition: GnomeHollowEdition,
         if not eq or not val:
             raise rd.err(ln, col, "NAME=VALUE", tok)
         options[k] = val
-    v, ln, c = get("end-triggered", "no")
-    if v not in ("yes", "no"):
-        raise rd.err(ln, c, "yes or no", v)
-    end = v == "yes"
+    if "format" in top:
+        v, ln, c = top["format"]
+        problem = format_problem(v)
+        if problem is not None:
+            raise rd.err(ln, c, problem, v)
+    legacy_end: bool | None = None
+    if "end-triggered" in top:
+        v, ln, c = top["end-triggered"]
+        if v not in ("yes", "no"):
+            raise rd.err(ln, c, "yes or no", v)
+        legacy_end = v == "yes"
+    phase: str | None = None
+    if "phase" in top:
+        phase = top["phase"][0]
+    final: int | None = None
+    if "final-actions" in top:
+        v, ln, c = top["final-actions"]
+        if not v.isdigit():
+            raise rd.err(ln, c, f"a count of final gnome actions 0-{len(pstates)}", v)
+        final = int(v)
+    try:
+        end, final = resolve_phase(phase, legacy_end, final, len(pstates), to_move)
+    except PhaseError as exc:
+        key = {"phase": "phase", "end": "end-triggered", "final": "final-actions"}[exc.field]
+        v, ln, c = top.get(key, top.get("phase", ("", 1, 1)))
+        raise rd.err(ln, c, exc.message, v) from None
     placed_sp = []
     v, ln, c = get("placed-signposts")
     for tok, col in rd.tokens(v, ln, c):
@@ -595,6 +680,7 @@ def position_from_text(text: str, source: str, edition: GnomeHollowEdition,
         bag=tuple(t for t, _ in rd.tokens(*get("bag"))),
         sunset=tuple(t for t, _ in rd.tokens(*get("sunset"))),
         end_triggered=end,
+        final_actions=final,
         market=market,
         market_tokens=rd.counts(*get("market-tokens")),
         flower_market=rd.counts(*get("flower-market")),

@@ -22,12 +22,12 @@ that later tiles are judged against the garden the player describes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from gnomekit.models.core.errors import NotationError
 from gnomekit.models.core.hexgrid import Hex, hex_name, neighbour, opposite
 from gnomekit.models.core.violation import Violation
-from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
+from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, Tile
 from gnomekit.models.gnome_hollow.networks import ClosedNetwork, Networks
 from gnomekit.models.gnome_hollow.position import Gnome, Placed, Position, edge_mismatches
 
@@ -353,7 +353,13 @@ def legal_placements(pos: Position, edition: GnomeHollowEdition, tile_id: str, n
     return out
 
 
-def fits(nets: Networks, tile: Any, cell: Hex, o: int) -> bool:
+class HasGrid(Protocol):
+    """Anything that keeps a garden's grid (cell -> tile, orientation): the union-find or the graph."""
+
+    grid: dict[Hex, tuple[Tile, int]]
+
+
+def fits(nets: HasGrid, tile: Any, cell: Hex, o: int) -> bool:
     """Edge matching only: every shared edge meets path to path or grass to grass."""
     if tile.wildflower:
         return True

@@ -74,6 +74,7 @@ class Position:
     bag: tuple[str, ...] = ()
     sunset: tuple[str, ...] = ()
     end_triggered: bool = False
+    final_actions: int | None = None  # after the last round: final gnome actions taken (None: before)
     market: dict[str, tuple[int, ...]] = field(default_factory=dict)  # colour -> blocked spaces (sizes)
     market_tokens: dict[str, int] = field(default_factory=dict)  # colour -> tokens left beside the market
     flower_market: dict[str, int] = field(default_factory=dict)  # flower -> tokens in the flower market
@@ -116,6 +117,15 @@ class Position:
 
     def option(self, name: str) -> str:
         return self.options.get(name, DEFAULT_OPTIONS[name])
+
+    @property
+    def phase(self) -> str:
+        """Where the game is (:data:`PHASES`): ``play``; ``end-triggered`` (an end condition is met,
+        the round is being finished); ``final-actions`` (tile placement has ended, each player takes
+        one final gnome action in turn order); ``over`` (final scoring)."""
+        if self.final_actions is not None:
+            return "over" if self.final_actions >= len(self.players) else "final-actions"
+        return "end-triggered" if self.end_triggered else "play"
 
     def networks(self, edition: GnomeHollowEdition) -> Networks:
         """The garden's networks (rebuilt by replaying the placements; a fresh copy each call)."""
@@ -172,6 +182,19 @@ class Position:
                 out.append(f"unknown option {k!r} (known: {', '.join(DEFAULT_OPTIONS)})")
             elif self.options[k] not in OPTION_VALUES[k]:
                 out.append(f"option {k} must be one of {', '.join(OPTION_VALUES[k])}, not {self.options[k]!r}")
+        if self.final_actions is not None:
+            n = len(self.players)
+            if not self.end_triggered:
+                out.append("final gnome actions before the end of the game is triggered")
+            elif not 0 <= self.final_actions <= n:
+                out.append(f"final-actions {self.final_actions} is not 0-{n} (one final gnome action per player)")
+            elif n and self.to_move != self.final_actions % n and 0 <= self.to_move < n:
+                out.append(f"after {self.final_actions} final gnome action(s) player "
+                           f"{self.players[self.final_actions % n].name} is to move, not {self.mover.name} "
+                           "(the final actions go in turn order from the first player)")
+        elif self.end_triggered and self.players and self.to_move == 0:
+            out.append(f"phase end-triggered with the first player ({self.players[0].name}) to move: the round is "
+                       "finished, so the phase is final-actions")
         if not self.tiles or self.tiles[0] != Placed(STUMP_ID, (0, 0), 0):
             out.append("the first tile must be the Stump at 0,0 in orientation 0 (S@0,0)")
         cells: set[Hex] = set()
@@ -342,6 +365,9 @@ def _gnome_key(g: Gnome) -> tuple[str, int, str, bool]:
         return (g.player, 1, at, g.down)
     return (g.player, 2, f"{at[0][1]:+06d}{at[0][0]:+06d}{at[1]:02d}", g.down)
 
+
+#: The phases of a game (``Position.phase``), in order.
+PHASES = ("play", "end-triggered", "final-actions", "over")
 
 DEFAULT_OPTIONS: dict[str, str] = {
     "wildflower_after_ring": "fresh",

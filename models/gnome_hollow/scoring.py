@@ -400,6 +400,12 @@ def apply_turn(pos: Position, ed: GnomeHollowEdition, turn: Turn, rng: random.Ra
     not free, a signpost, tile, flower or wildflower that is not available, a bonus parameter for a
     bonus the space does not give) an IllegalMoveError instead of taking the default.
     """
+    if pos.phase == "over":
+        raise IllegalMoveError("the game is over", violations=(Violation("game-over", "the game is over"),))
+    if pos.final_actions is not None and turn.placements:
+        msg = ("tile placement has ended: after the last round each player takes only a final gnome action "
+               f"({turn.placements[0].tile} cannot be placed)")
+        raise IllegalMoveError(msg, violations=(Violation("game-end", msg, (turn.placements[0].cell,)),))
     t = _Table(pos, ed, chooser, strict)
     who = pos.mover.name
     g = Gains()
@@ -455,6 +461,9 @@ def apply_turn(pos: Position, ed: GnomeHollowEdition, turn: Turn, rng: random.Ra
         rings_json = []
     if turn.action is not None:
         _act(t, who, turn.action, g)
+    nxt_player = (pos.to_move + 1) % len(pos.players)
+    if pos.final_actions is not None:  # one more final gnome action taken
+        return replace(t.freeze(), to_move=nxt_player, final_actions=pos.final_actions + 1), g, rings_json
     # end of the game?
     for pname, d in t.players.items():
         if len(d["flowers"]) >= ed.end_flowers or \
@@ -465,8 +474,9 @@ def apply_turn(pos: Position, ed: GnomeHollowEdition, turn: Turn, rng: random.Ra
     if t.pos.end_triggered and t.sunset:
         t.bag += t.sunset
         t.sunset = []
-    nxt = t.freeze()
-    nxt = replace(nxt, to_move=(pos.to_move + 1) % len(pos.players))
+    nxt = replace(t.freeze(), to_move=nxt_player)
+    if nxt.end_triggered and nxt_player == 0:  # the round is finished: tile placement ends
+        nxt = replace(nxt, final_actions=0)
     return nxt, g, rings_json
 
 
@@ -550,9 +560,9 @@ def random_turn(pos: Position, ed: GnomeHollowEdition, rng: random.Random) -> Po
     """A random legal turn: two offered tiles (sometimes a stored one) at random legal spots, default
     resolve choices, and a random gnome action (claim an unclaimed open network, sell, flowers, none)."""
     placements: list[Placement] = []
-    pool = list(pos.offered)
+    pool = list(pos.offered) if pos.final_actions is None else []
     rng.shuffle(pool)
-    stored = list(pos.mover.storage)
+    stored = list(pos.mover.storage) if pos.final_actions is None else []
     extra = [stored[0]] if stored and rng.random() < 0.5 else []
     taken = 0
     for tid in pool + extra:

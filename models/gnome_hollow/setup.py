@@ -76,7 +76,9 @@ def new_position(edition: GnomeHollowEdition, players: int = 2, seed: int = 0,
 
 def random_position(edition: GnomeHollowEdition, seed: int, turns: int, players: int = 2,
                     options: dict[str, str] | None = None) -> Position:
-    """A table after ``turns`` random legal turns from setup (see models.gnome_hollow.scoring.random_turn)."""
+    """A table after ``turns`` random legal turns from setup (see models.gnome_hollow.scoring.random_turn);
+    after the end of the game is triggered and the round is finished a turn is a final gnome action, and
+    once the game is over no more turns are played."""
     from gnomekit.models.gnome_hollow.scoring import random_turn
 
     if turns < 0:
@@ -84,5 +86,7 @@ def random_position(edition: GnomeHollowEdition, seed: int, turns: int, players:
     pos = new_position(edition, players, seed, options=options)
     rng = random.Random(f"gnome-hollow/random/{seed}")
     for _ in range(turns):
+        if pos.phase == "over":  # the game has ended: no more turns
+            break
         pos = random_turn(pos, edition, rng)
     return pos

@@ -41,12 +41,15 @@ OPTIONS = ("permits", "weights", "network")
 
 
 def _start(pos: Any, goal: str) -> Position:
-    """The engine position a turn-start goal works on (a turn in progress is refused, not guessed)."""
+    """The engine position a turn-start goal works on (a turn in progress is refused, not guessed;
+    in the final gnome actions the turn is the gnome action alone; a game over has no turn)."""
     if not isinstance(pos, GnomeHollowPosition):
         raise GnomekitError(f"expected a Gnome Hollow position, not {type(pos).__name__}")
-    if pos.moves or pos.final is not None:
-        where = "during the final gnome actions" if pos.final is not None else f"with a turn in progress ({pos.phase})"
-        raise GnomekitError(f"goal {goal!r} is asked at the start of a turn, not {where}")
+    if pos.moves:
+        raise GnomekitError(f"goal {goal!r} is asked at the start of a turn, not with a turn in progress "
+                            f"({pos.phase})")
+    if pos.start.phase == "over":
+        raise GnomekitError(f"goal {goal!r}: the game is over (final scores: position.scores(), position.result())")
     return pos.start
 
 

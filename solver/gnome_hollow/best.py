@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gnomekit.models.core.errors import IllegalMoveError
+from gnomekit.models.core.errors import GnomekitError, IllegalMoveError
 from gnomekit.models.core.hexgrid import frontier, neighbour, opposite
 from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, row_shape
 from gnomekit.models.gnome_hollow.market import best_sale
@@ -364,7 +364,15 @@ def _claimants(pos: Position, nets: Networks, root: int) -> list[str]:
 def best_turn(pos: Position, ed: GnomeHollowEdition, weights: Weights | None = None, permits: tuple[str, ...] = (),
               time_limit: float | None = None, max_nodes: int | None = None) -> Result:
     """The best turn (exact unless the time limit or ``max_nodes`` placements tried strike: then the
-    best found, status unknown, ``bound`` = (that value, None): the best turn is worth at least it)."""
+    best found, status unknown, ``bound`` = (that value, None): the best turn is worth at least it).
+
+    In the final gnome actions (tile placement has ended) the turn is the gnome action alone; when
+    the game is over there is no turn (an error)."""
+    if pos.phase == "over":
+        raise GnomekitError("the game is over: there is no turn to play")
+    if pos.final_actions is not None:  # no tiles: the offered and stored ones cannot be placed any more
+        pos = replace(pos, offered=(), players=tuple(replace(p, storage=()) if i == pos.to_move else p
+                                                     for i, p in enumerate(pos.players)))
     w = weights or Weights()
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit

@@ -6,21 +6,28 @@ network faces at the moment it is laid.
 
 * :func:`close_by_search` - depth-first search: the cell faced by the first open end of the target
   network must be filled, so branch only on which tile and orientation go there (identical tiles
-  collapsed), lay it, repeat; every sequence found is re-checked with the rules' own
-  ``check_sequence``.
-* :func:`close_by_sat` - a SAT model (PySAT): one Boolean per candidate placement (cell within reach x tile x
-  orientation that fits the garden), at most one per cell and per tile, at most 2 offered tiles,
-  edge matching between chosen neighbours, membership in the target network spread along active
-  joins, and no open end on any member.  A model is
+  collapsed), lay it, repeat.  The gnome rules depend on the order the tiles are laid in, so they
+  cut no branch: when the tiles close the network every order of them is checked with the rules'
+  own ``check_sequence`` and the first legal one is the witness.  :func:`close_by_networkx` runs
+  the same search on the garden's networkx graph.
+* :func:`close_by_sat` - a SAT model (PySAT): one Boolean per candidate placement (cell within reach
+  of the target's open ends with the tiles of the turn, also through the networks it would draw in:
+  :func:`_reach`; x tile x orientation that fits the garden), at most one per cell and per tile, at
+  most 2 offered tiles, edge matching between chosen neighbours, membership in the target network
+  spread along active joins, every chosen tile in it, and no open end on any member.  A model is
   ordered and re-checked with ``check_sequence`` (permission, gnome joins); a model the rules reject
   is blocked and the solver asked again.
 
 Both return a :class:`solver.core.result.Result`: SATISFIED with the placements, UNSATISFIABLE, or
 UNKNOWN on a time limit.  The other offered tile(s) of the turn are assumed placeable elsewhere.
+Both answer the same question: a closing whose tiles all end up in the target network (a tile laid
+elsewhere only to change which networks are claimed is not considered).  Once tile placement has
+ended (the final gnome actions) no tile can be laid, so the answer is no.
 """
 
 from __future__ import annotations
 
+import collections
 import itertools
 import time
 from dataclasses import dataclass
@@ -49,6 +56,9 @@ class Supply:
 
 
 def supply_of(pos: Position) -> Supply:
+    """The tiles the mover may lay this turn: none once tile placement has ended (the final gnome actions)."""
+    if pos.final_actions is not None:
+        return Supply((), ())
     return Supply(tuple(pos.offered), tuple(pos.mover.storage))
 
 
@@ -90,69 +100,54 @@ def open_end_cells(nets: Networks, root: int) -> list[tuple[Hex, bool]]:
     return out
 
 
+class _UnionFindGarden:
+    """The search's view of a garden kept by the union-find engine (:class:`Networks`)."""
+
+    def __init__(self, nets: Networks, ref: PathKey) -> None:
+        self.nets, self.ref = nets, ref
+        self.grid = nets.grid
+
+    def closed(self) -> bool:
+        return self.nets.open_ends(self.nets.root_of(self.ref)) == 0
+
+    def open_end_cells(self) -> list[tuple[Hex, bool]]:
+        return open_end_cells(self.nets, self.nets.root_of(self.ref))
+
+    def after(self, tile: Tile, cell: Hex, o: int) -> _UnionFindGarden:
+        nxt = self.nets.copy()
+        nxt.place(tile, cell, o)
+        return _UnionFindGarden(nxt, self.ref)
+
+
+class _GraphGarden:
+    """The search's view of a garden kept as a networkx graph (:class:`GardenGraph`)."""
+
+    def __init__(self, gg: Any, ref: PathKey) -> None:
+        self.gg, self.ref = gg, ref
+        self.grid = gg.grid
+
+    def closed(self) -> bool:
+        return bool(self.gg.open_ends(self.ref) == 0)
+
+    def open_end_cells(self) -> list[tuple[Hex, bool]]:
+        return list(self.gg.open_end_cells(self.ref))
+
+    def after(self, tile: Tile, cell: Hex, o: int) -> _GraphGarden:
+        nxt = self.gg.copy()
+        nxt.place(tile, cell, o)
+        return _GraphGarden(nxt, self.ref)
+
+
 def close_by_search(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: tuple[str, ...] = (),
                     supply: Supply | None = None, time_limit: float | None = None,
                     max_nodes: int | None = None) -> Result:
-    """Exact depth-first search; witness = the placements in a legal order."""
+    """Exact depth-first search on the union-find engine; witness = the placements in a legal order."""
     started = time.perf_counter()
-    supply = supply or supply_of(pos)
     nets0 = pos.networks(ed)
     root0 = _target_root(nets0, ref)
     if nets0.is_ring(root0) or nets0.open_ends(root0) == 0:
         raise UsageError("that network is already closed")
-    stats = {"nodes": 0}
-    deadline = None if time_limit is None else started + time_limit
-
-    def rec(nets: Networks, seq: list[Placement], offered_left: list[str], stored_left: list[str],
-            offered_used: int) -> list[Placement] | None | str:
-        if deadline is not None and time.perf_counter() > deadline:
-            return "timeout"
-        if max_nodes is not None and stats["nodes"] > max_nodes:
-            return "timeout"
-        root = nets.root_of(ref)
-        if nets.open_ends(root) == 0:
-            rep = check_sequence(pos, ed, seq, permits, check_supply=True)
-            return list(seq) if rep.legal else None
-        ends = open_end_cells(nets, root)
-        if any(grass for _, grass in ends):
-            return None
-        cells = {c for c, _ in ends}
-        capacity = min(len(offered_left), supply.max_offered - offered_used) + len(stored_left)
-        if len(cells) > capacity:
-            return None
-        cell = ends[0][0]
-        seen: set[tuple[object, ...]] = set()
-        choices = [(t, True) for t in offered_left if offered_used < supply.max_offered] + \
-                  [(t, False) for t in stored_left]
-        for tid, from_offer in choices:
-            tile = ed.tile(tid)
-            key = (look(tile), from_offer)
-            if key in seen:
-                continue
-            seen.add(key)
-            for o in ((0,) if tile.wildflower else tile.distinct_orientations):
-                if not fits(nets, tile, cell, o):
-                    continue
-                p = Placement(tid, cell, o)
-                stats["nodes"] += 1
-                if not _claims_ok(pos, ed, nets, p, permits):
-                    continue
-                nxt = nets.copy()
-                nxt.place(tile, cell, o)
-                ol = [t for t in offered_left if t != tid]
-                sl = [t for t in stored_left if t != tid]
-                got = rec(nxt, seq + [p], ol, sl, offered_used + from_offer)
-                if got is not None:
-                    return got
-        return None
-
-    got = rec(nets0, [], list(supply.offered), list(supply.stored), 0)
-    secs = time.perf_counter() - started
-    if got == "timeout":
-        return Result(Status.UNKNOWN, stats=stats, seconds=secs)
-    if got is None:
-        return Result(Status.UNSATISFIABLE, value=False, stats=stats, seconds=secs)
-    return Result(Status.SATISFIED, value=True, witness=got, stats=stats, seconds=secs)
+    return _search(pos, ed, ref, permits, supply, time_limit, max_nodes, _UnionFindGarden(nets0, ref), started)
 
 
 def close_by_networkx(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: tuple[str, ...] = (),
@@ -162,14 +157,12 @@ def close_by_networkx(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permi
 
     The target network, its open ends and whether it closed come from
     :class:`~gnomekit.models.gnome_hollow.graph.GardenGraph` (components of the path graph, no
-    union-find); the tiles tried at each step are the same, in the same order, so the answer and
-    the witness are the same.  Placements that break the gnome rules are not cut early: every
-    sequence that closes the network is checked with ``check_sequence``, which refuses them.
+    union-find); the search itself is the same code, trying the same tiles in the same order, so
+    the answer and the witness are the same.
     """
     from gnomekit.models.gnome_hollow.graph import garden_graph
 
     started = time.perf_counter()
-    supply = supply or supply_of(pos)
     g0 = garden_graph(ed, [(t.tile, t.cell, t.orientation) for t in pos.tiles if t.tile in ed.all_tiles],
                       pos.option("wildflower_after_ring"))
     try:
@@ -178,19 +171,37 @@ def close_by_networkx(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permi
         raise UsageError(f"no path {ref[0][0]},{ref[0][1]}.{ref[1]} in the garden") from None
     if closed0:
         raise UsageError("that network is already closed")
-    stats = {"nodes": 0}
+    return _search(pos, ed, ref, permits, supply, time_limit, max_nodes, _GraphGarden(g0, ref), started)
+
+
+def _search(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: tuple[str, ...], supply: Supply | None,
+            time_limit: float | None, max_nodes: int | None, garden: _UnionFindGarden | _GraphGarden,
+            started: float) -> Result:
+    """The depth-first search both garden views share.
+
+    The cell faced by the first open end of the target network must be filled, so the search
+    branches only on which tile and orientation go there (identical tiles collapsed), lays it and
+    repeats.  The gnome rules (permission, two gnomes) depend on the order the tiles are laid in -
+    a wildflower laid first can merge the network with a rival's claimed one, laid last it
+    cannot - and the rulebook lets stored tiles go before, between or after the garden tiles, so
+    no branch is cut by them: when the tiles close the network, every order of them is checked
+    with the rules' own ``check_sequence`` (:func:`_legal_order`), and the search goes on if no
+    order is legal.
+    """
+    supply = supply or supply_of(pos)
+    stats = {"nodes": 0, "orders": 0}
     deadline = None if time_limit is None else started + time_limit
 
-    def rec(gg: Any, seq: list[Placement], offered_left: list[str], stored_left: list[str],
-            offered_used: int) -> list[Placement] | None | str:
+    def rec(g: _UnionFindGarden | _GraphGarden, seq: list[Placement], offered_left: list[str],
+            stored_left: list[str], offered_used: int) -> list[Placement] | None | str:
         if deadline is not None and time.perf_counter() > deadline:
             return "timeout"
         if max_nodes is not None and stats["nodes"] > max_nodes:
             return "timeout"
-        if gg.open_ends(ref) == 0:
-            rep = check_sequence(pos, ed, seq, permits, check_supply=True)
-            return list(seq) if rep.legal else None
-        ends = gg.open_end_cells(ref)
+        if g.closed():
+            stats["orders"] += 1
+            return _legal_order(pos, ed, ref, seq, permits)
+        ends = g.open_end_cells()
         if any(grass for _, grass in ends):
             return None
         cells = {c for c, _ in ends}
@@ -208,38 +219,23 @@ def close_by_networkx(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permi
                 continue
             seen.add(key)
             for o in ((0,) if tile.wildflower else tile.distinct_orientations):
-                if not _fits_graph(gg, tile, cell, o):
+                if not fits(g, tile, cell, o):
                     continue
                 stats["nodes"] += 1
-                nxt = gg.copy()
-                nxt.place(tile, cell, o)
-                got = rec(nxt, seq + [Placement(tid, cell, o)], [t for t in offered_left if t != tid],
-                          [t for t in stored_left if t != tid], offered_used + from_offer)
+                got = rec(g.after(tile, cell, o), seq + [Placement(tid, cell, o)],
+                          [t for t in offered_left if t != tid], [t for t in stored_left if t != tid],
+                          offered_used + from_offer)
                 if got is not None:
                     return got
         return None
 
-    got = rec(g0, [], list(supply.offered), list(supply.stored), 0)
+    got = rec(garden, [], list(supply.offered), list(supply.stored), 0)
     secs = time.perf_counter() - started
     if got == "timeout":
         return Result(Status.UNKNOWN, stats=stats, seconds=secs)
     if got is None:
         return Result(Status.UNSATISFIABLE, value=False, stats=stats, seconds=secs)
     return Result(Status.SATISFIED, value=True, witness=got, stats=stats, seconds=secs)
-
-
-def _fits_graph(gg: Any, tile: Tile, cell: Hex, o: int) -> bool:
-    """Edge matching against the graph's grid (path to path, grass to grass; wildflowers match all)."""
-    if tile.wildflower:
-        return True
-    row = tile.edge_path[o]
-    for e in range(6):
-        got = gg.grid.get(neighbour(cell, e))
-        if got is None or got[0].wildflower:
-            continue
-        if (row[e] >= 0) != (got[0].edge_path[got[1]][opposite(e)] >= 0):
-            return False
-    return True
 
 
 def _claims_ok(pos: Position, ed: GnomeHollowEdition, nets: Networks, p: Placement, permits: tuple[str, ...]) -> bool:
@@ -269,7 +265,7 @@ def _claims_ok(pos: Position, ed: GnomeHollowEdition, nets: Networks, p: Placeme
 
 
 def close_by_sat(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: tuple[str, ...] = (),
-                 supply: Supply | None = None, time_limit: float | None = None, max_rounds: int = 200) -> Result:
+                 supply: Supply | None = None, time_limit: float | None = None, max_rounds: int = 1000) -> Result:
     """SAT model (PySAT) of tile choice, position and orientation with edge matching (module docstring)."""
     from gnomekit.solver.core.sat import SatModel, SatTimeout
 
@@ -285,13 +281,7 @@ def close_by_sat(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: t
     stats: dict[str, int] = {"candidates": 0, "rounds": 0}
     if any(g for _, g in ends) or len({c for c, _ in ends}) > n_tiles:
         return Result(Status.UNSATISFIABLE, value=False, stats=stats, seconds=time.perf_counter() - started)
-    # candidate cells: empty cells within n_tiles - 1 steps of the open-end cells
-    region: set[Hex] = {c for c, _ in ends}
-    ring_ = set(region)
-    for _ in range(max(0, n_tiles - 1)):
-        nxt = {neighbour(c, e) for c in ring_ for e in range(6)} - set(nets.grid) - region
-        region |= nxt
-        ring_ = nxt
+    region = _reach(nets, {c for c, _ in ends}, n_tiles - 1)
     cands: list[Placement] = []
     for cell in sorted(region, key=lambda c: (c[1], c[0])):
         for tid in dict.fromkeys(supply.all):
@@ -317,15 +307,6 @@ def close_by_sat(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: t
         t = ed.tile(p.tile)
         return -1 if t.wildflower else t.edge_path[p.orientation][edge]
 
-    for j, p in enumerate(cands):  # edge matching between chosen neighbours
-        for e in range(3):
-            for k in by_cell.get(neighbour(p.cell, e), []):
-                q = cands[k]
-                if ed.tile(p.tile).wildflower or ed.tile(q.tile).wildflower:
-                    continue
-                if (path_at(p, e) >= 0) != (path_at(q, opposite(e)) >= 0):
-                    m.add([-x[j], -x[k]])
-
     def inv(key: object) -> int:
         return m.var(("in", key))
 
@@ -334,6 +315,39 @@ def close_by_sat(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: t
         neg = [-c for c in conds]
         m.add([*neg, -inv(a), inv(b)])
         m.add([*neg, -inv(b), inv(a)])
+
+    # Per empty cell and edge: "a garden tile there has a path on this edge" (A) or "grass" (G), and
+    # "that path end is in the target network" (the end's own "in").  Chosen tiles imply them, so
+    # edge matching and joins between two new tiles are one constraint per shared edge, not one per
+    # pair of candidates.
+    def has_path(cell: Hex, e: int) -> int:
+        return m.var(("A", cell, e))
+
+    def has_grass(cell: Hex, e: int) -> int:
+        return m.var(("G", cell, e))
+
+    def end(cell: Hex, e: int) -> tuple[str, Hex, int]:
+        return ("end", cell, e)
+
+    def filled(cell: Hex) -> int:
+        return m.var(("filled", cell))
+
+    for cell in region:
+        m.add([-filled(cell), *[x[j] for j in by_cell.get(cell, [])]])
+    for j, p in enumerate(cands):
+        if ed.tile(p.tile).wildflower:
+            continue
+        for e in range(6):
+            m.add([-x[j], has_path(p.cell, e) if path_at(p, e) >= 0 else has_grass(p.cell, e)])
+    for cell in region:  # each shared edge of two empty cells once
+        for e in range(3):
+            n = neighbour(cell, e)
+            if n not in region:
+                continue
+            o = opposite(e)
+            m.add([-has_path(cell, e), -has_grass(n, o)])
+            m.add([-has_grass(cell, e), -has_path(n, o)])
+            join(end(cell, e), end(n, o), [has_path(cell, e), has_path(n, o)])
 
     def existing_key(cell: Hex, edge_of_cell: int) -> object | None:
         tile, o = nets.grid[cell]
@@ -353,6 +367,7 @@ def close_by_sat(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: t
         tile = ed.tile(p.tile)
         if tile.wildflower:
             hub = ("hub", j)
+            m.add([-x[j], inv(hub)])  # a chosen tile is part of the target network
             for e in range(6):
                 n = neighbour(p.cell, e)
                 if n in nets.grid:
@@ -362,12 +377,10 @@ def close_by_sat(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: t
                             join(hub, key, [x[j]])
                             if isinstance(key, tuple) and key[0] == "root":
                                 roots.add(key[1])  # type: ignore[arg-type]
-                else:
-                    for k in by_cell.get(n, []):
-                        i = path_at(cands[k], opposite(e))
-                        if i >= 0:
-                            join(hub, ("path", k, i), [x[j], x[k]])
+                elif n in region:
+                    join(hub, end(n, opposite(e)), [x[j], has_path(n, opposite(e))])
             continue
+        m.add([-x[j], *[inv(("path", j, i)) for i in range(len(tile.paths))]])  # a chosen tile is in it
         for i in range(len(tile.paths)):
             pe = ("path", j, i)
             m.add([-inv(pe), x[j]])
@@ -380,16 +393,8 @@ def close_by_sat(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: t
                         if isinstance(key, tuple) and key[0] == "root":
                             roots.add(key[1])  # type: ignore[arg-type]
                     continue
-                filled = by_cell.get(n, [])
-                m.add([-inv(pe), *[x[k] for k in filled]])  # an end of a member must be closed
-                for k in filled:
-                    q = cands[k]
-                    if ed.tile(q.tile).wildflower:
-                        join(pe, ("hub", k), [x[j], x[k]])
-                    elif k > j:
-                        i2 = path_at(q, opposite(edge))
-                        if i2 >= 0:
-                            join(pe, ("path", k, i2), [x[j], x[k]])
+                join(pe, end(p.cell, edge), [x[j]])
+                m.add([-inv(pe), filled(n) if n in region else False])  # an end of a member must be closed
     for r in roots:  # existing networks drawn in: every open end filled
         cells_needed = open_end_cells(nets, r)
         if any(g for _, g in cells_needed):
@@ -415,6 +420,49 @@ def close_by_sat(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: t
     finally:
         m.close()
     return Result(Status.UNKNOWN, stats=stats, seconds=time.perf_counter() - started)
+
+
+def _reach(nets: Networks, start: set[Hex], steps: int) -> set[Hex]:
+    """The empty cells a closing can use: within ``steps`` new tiles of the target's open-end cells.
+
+    A tile of the closing is in the target network at the end, joined to it through a chain of
+    new tiles and networks already in the garden that get drawn in.  So from a cell a new tile
+    reaches its empty neighbours (one more tile) and, through every open network it would join
+    (one whose open end faces the cell, or a wildflower's beside it), that network's open-end
+    cells (one more tile too).  A breadth-first search over those steps.
+    """
+    cells_of: dict[int, set[Hex]] = {}
+    facing: dict[Hex, set[int]] = {}
+    for r in nets.open_networks():
+        cs = {c for c, _ in open_end_cells(nets, r) if c not in nets.grid}
+        cells_of[r] = cs
+        for c in cs:
+            facing.setdefault(c, set()).add(r)
+    for cell in nets.hub:
+        h = nets.current_hub(cell)
+        if h is None or h < 0:
+            continue
+        r = nets.find(h)
+        cells_of.setdefault(r, {c for c, _ in open_end_cells(nets, r) if c not in nets.grid})
+        for e in range(6):
+            n = neighbour(cell, e)
+            if n not in nets.grid:
+                facing.setdefault(n, set()).add(r)
+    best: dict[Hex, int] = {c: 0 for c in start}
+    todo = collections.deque(sorted(start))
+    while todo:
+        cell = todo.popleft()
+        k = best[cell]
+        if k >= steps:
+            continue
+        nxt = {neighbour(cell, e) for e in range(6)}
+        for r in facing.get(cell, ()):
+            nxt |= cells_of[r]
+        for n in sorted(nxt):
+            if n not in nets.grid and n not in best:
+                best[n] = k + 1
+                todo.append(n)
+    return set(best)
 
 
 def _legal_order(pos: Position, ed: GnomeHollowEdition, ref: PathKey, chosen: list[Placement],

@@ -132,16 +132,17 @@ def test_random_positions_round_trip(seed: int, turns: int, players: int) -> Non
 
 def test_text_errors_are_located() -> None:
     good = position_to_text(new_position(ED, 2, 0), ED).splitlines()
+    assert good[1] == "format: 1" and good[5].startswith("tiles: ")  # the format line comes second (issue 17)
     bad = list(good)
-    bad[4] = "tiles: S@0,0:r0 G01@1,x"
+    bad[5] = "tiles: S@0,0:r0 G01@1,x"
     with pytest.raises(NotationError) as exc:
         position_from_text("\n".join(bad), "p.txt", ED)
-    assert exc.value.line == 5 and exc.value.column == 17 and exc.value.text == "G01@1,x"
+    assert exc.value.line == 6 and exc.value.column == 17 and exc.value.text == "G01@1,x"
     bad = list(good)
-    bad[4] = "tiles: S@0,0:r0 ZZ9@0,1:r0"
+    bad[5] = "tiles: S@0,0:r0 ZZ9@0,1:r0"
     with pytest.raises(NotationError) as exc:
         position_from_text("\n".join(bad), "p.txt", ED)
-    assert "unknown tile 'ZZ9'" in str(exc.value) and exc.value.line == 5
+    assert "unknown tile 'ZZ9'" in str(exc.value) and exc.value.line == 6
     with pytest.raises(NotationError) as exc:
         position_from_text("hello\n", "p.txt", ED)
     assert exc.value.line == 1
