@@ -32,7 +32,7 @@ GOALS: dict[str, str] = {
            "every flip): OPTIMAL with value = the fewest turns and witness = a first move, or "
            "UNSATISFIABLE (none within the depth: not a loss); options depth, decks ('open' or "
            "'hidden'); methods 'search' (default), 'z3' (open decks, depth - 1 known cards a side), "
-           "'protocol' (solver.core.search.alpha_beta)",
+           "'protocol' (solver.core.search.alpha_beta), 'pns' (df-pn on the bitboard engine)",
     "probability": "the win probability within `depth` turns, each hidden flip uniform over the cards "
                    "that can come, the opponent minimising: OPTIMAL with the value (a float from "
                    "'search', an exact Fraction from 'protocol' = solver.core.search.expectimax)",
@@ -41,7 +41,7 @@ GOALS: dict[str, str] = {
              "move of a shortest win; option cycles (each side's deck order); method 'tablebase'",
 }
 METHODS: dict[str, tuple[str, ...]] = {
-    "win": ("search", "z3", "protocol"),
+    "win": ("search", "z3", "protocol", "pns"),
     "probability": ("search", "protocol"),
     "value": ("tablebase",),
 }
@@ -105,6 +105,10 @@ def solve(pos: Position, goal: str | None = None, budget: Budget | Meter | None 
             r = _search(p.state, depth, decks, options=SearchOptions(meter=meter))
         elif method == "z3":
             r = _z3_win(p, depth, decks, meter)
+        elif method == "pns":
+            from gnomekit.solver.gnomes_at_midnight.pns import solve as _pns
+
+            r = _pns(p.state, depth, decks, meter)
         else:
             r = _protocol_win(p, depth, decks, meter)
     elif method == "search":

@@ -1,0 +1,86 @@
+"""``gnomekit gnomes-at-midnight audit --opening``: the opening table (solver.gnomes_at_midnight.opening)
+in words or JSON.  The audit verb adds these options with :func:`add_opening_options` and answers
+with :func:`run_opening` when ``--opening`` is given."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+from gnomekit.common import NO, OK, Answer, table
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.gnomes_at_midnight.edition import MidnightEdition
+from gnomekit.models.gnomes_at_midnight.game import make_game
+from gnomekit.solver.core.budget import Budget
+from gnomekit.solver.gnomes_at_midnight.opening import METHODS, opening_json, settle_opening
+
+
+def add_opening_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``audit --opening`` (all but ``--opening`` start with ``--opening-``)."""
+    p.add_argument("--opening", action="store_true",
+                   help="settle the opening: for every dance card, does the first player force a win?")
+    p.add_argument("--opening-turns", type=int, default=12, metavar="N",
+                   help="own turns searched at most (default 12)")
+    p.add_argument("--opening-decks", choices=["open", "hidden", "both"], default="both",
+                   help="deck modes (default both)")
+    p.add_argument("--opening-seeds", default="0", metavar="S,S",
+                   help="open decks: the deck orders of these setup seeds (default 0)")
+    p.add_argument("--opening-dance", action="append", metavar="NAME",
+                   help="only this dance card (repeat for more; default every card of the edition)")
+    p.add_argument("--opening-time-limit", type=float, default=8.0, metavar="S",
+                   help="seconds per row (default 8: the 20 rows of the default edition in under 3 minutes)")
+    p.add_argument("--opening-max-nodes", type=int, metavar="N", help="search nodes per row (default no limit)")
+    p.add_argument("--opening-method", choices=list(METHODS), default="ab",
+                   help="ab: the fast alpha-beta (default); pns: df-pn")
+    p.add_argument("--opening-proofs", metavar="DIR",
+                   help="write each win's proof tree there and replay it with the independent checker")
+
+
+def _seeds(text: str) -> list[int]:
+    try:
+        out = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError("expected seeds as whole numbers separated by commas", source="--opening-seeds",
+                         text=text) from None
+    if not out:
+        raise UsageError("expected at least one seed", source="--opening-seeds", text=text)
+    return out
+
+
+def _budget(args: argparse.Namespace) -> Budget:
+    s = args.opening_time_limit
+    if s is not None and not (math.isfinite(s) and s > 0):
+        raise UsageError("expected a finite number of seconds > 0", source="--opening-time-limit", text=str(s))
+    n = args.opening_max_nodes
+    if n is not None and n < 1:
+        raise UsageError("expected a node budget >= 1", source="--opening-max-nodes", text=str(n))
+    return Budget(states=n, seconds=s)
+
+
+def run_opening(args: argparse.Namespace, edition: MidnightEdition | None = None) -> Answer:
+    """The opening table; exit 0 when every row is settled (and every proof checked), else 1."""
+    ed = edition or make_game(getattr(args, "edition", None)).edition
+    if args.opening_turns < 1:
+        raise UsageError("expected 1 or more", source="--opening-turns", text=str(args.opening_turns))
+    decks = ("open", "hidden") if args.opening_decks == "both" else (args.opening_decks,)
+    proof_dir = None
+    if args.opening_proofs:
+        proof_dir = Path(args.opening_proofs)
+        if not proof_dir.is_dir():
+            raise UsageError("no such directory", source="--opening-proofs", text=args.opening_proofs)
+    budget = _budget(args)
+    rows = settle_opening(ed, dances=args.opening_dance, decks=decks, seeds=_seeds(args.opening_seeds),
+                          max_turns=args.opening_turns, budget=budget, method=args.opening_method,
+                          proof_dir=proof_dir)
+    data = opening_json(ed, rows, args.opening_turns, args.opening_method, budget)
+    lines = [f"opening of the {ed.name} edition: does the first player force a win within "
+             f"{args.opening_turns} own turns?", ""]
+    lines.append(table([[r.dance, r.decks + (f" (seed {r.seed})" if r.seed is not None else ""), r.text(),
+                         f"{r.nodes:,}", f"{r.seconds:.1f}"] for r in rows],
+                       ["dance", "decks", "answer", "nodes", "seconds"]))
+    settled = all(r.status != "unknown" and r.proof_checked is not False for r in rows)
+    if not settled:
+        lines.append("")
+        lines.append("unknown rows ran out of budget: raise --opening-time-limit to go deeper")
+    return Answer(data, "\n".join(lines), OK if settled else NO)

@@ -1,0 +1,160 @@
+"""The opening of Gnomes at Midnight, settled as far as a budget allows: one row per dance card
+and deck mode, "first player wins in n" (with a checked proof tree) or "no forced win within n".
+
+Open decks: the deck orders of ``new_position(edition, seed, dance)`` for each seed given.  Hidden
+decks: nobody knows the orders (every flip a chance event; one row per card, the seed plays no
+part).  Each row deepens n = 1, 2, ... on the fast engine until a win is found, ``max_turns`` is
+disproven, or its budget runs out (then the row is ``unknown`` with the depth disproven so far,
+never "no").  Method ``ab`` is the fast AND-OR alpha-beta (``fast.FastSearcher``), ``pns`` the
+df-pn of ``pns.py``; both answer the same question (the tests compare them), ``ab`` is the default
+because it was measured faster on these disproof-heavy questions (docs/midnight-opening.md).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.gnomes_at_midnight.edition import COLOURS, MidnightEdition
+from gnomekit.models.gnomes_at_midnight.position import Position
+from gnomekit.models.gnomes_at_midnight.setup import new_position
+from gnomekit.solver.core.budget import Budget, BudgetExhausted
+from gnomekit.solver.gnomes_at_midnight.fast import FastEngine, FastSearcher
+
+METHODS = ("ab", "pns")
+
+
+@dataclass
+class OpeningRow:
+    """One dance card under one deck mode (and, for open decks, one seed's deck orders)."""
+
+    dance: str
+    decks: str
+    seed: int | None
+    status: str  # "win", "no-win" (none within no_win_within = max_turns), "unknown"
+    turns: int | None = None
+    no_win_within: int = 0
+    first_move: str | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    exhausted: str | None = None
+    proof: str | None = None
+    proof_checked: bool | None = None
+    proof_nodes: int | None = None
+    proof_problems: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dance": self.dance, "decks": self.decks, "seed": self.seed, "status": self.status,
+                "turns": self.turns, "no_win_within": self.no_win_within, "first_move": self.first_move,
+                "nodes": self.nodes, "seconds": round(self.seconds, 3), "exhausted": self.exhausted,
+                "proof": self.proof, "proof_checked": self.proof_checked, "proof_nodes": self.proof_nodes,
+                "proof_problems": self.proof_problems}
+
+    def text(self) -> str:
+        """The row's answer in words."""
+        if self.status == "win":
+            checked = {True: ", proof checked", False: ", PROOF FAILED", None: ""}[self.proof_checked]
+            return f"win in {self.turns}: {self.first_move}{checked}"
+        if self.status == "no-win":
+            return f"no forced win within {self.no_win_within}"
+        return f"unknown (no forced win within {self.no_win_within}; budget: {self.exhausted})"
+
+
+def _search(pos: Position, decks: str, max_turns: int, budget: Budget, method: str,
+            row: OpeningRow) -> None:
+    """Deepen until a win, ``max_turns`` disproven, or the budget runs out; fill ``row``."""
+    p = pos.hidden() if decks == "hidden" else pos
+    meter = budget.meter()
+    if method == "pns":
+        from gnomekit.solver.gnomes_at_midnight.pns import run
+
+        r = run(pos, max_turns, decks, meter).result
+        row.nodes = int(r.stats.get("nodes", 0))
+        row.no_win_within = int(r.stats.get("no_win_within", 0) or 0)
+        row.exhausted = r.stats.get("exhausted")
+        if r.value is not None:
+            row.status, row.turns, row.first_move = "win", r.value, r.witness
+            row.no_win_within = r.value - 1
+        else:
+            row.status = "no-win" if row.exhausted is None else "unknown"
+        return
+    e = FastEngine(p)
+    sr = FastSearcher(e, meter=meter)
+    s = e.state(p)
+    try:
+        for n in range(1, max_turns + 1):
+            if sr.win(s, n):
+                row.status, row.turns = "win", n
+                sr.meter = None
+                m = next(m for m in e.moves(s) if e.wins(s, m) or (
+                    n > 1 and all(sr.loses(c, n - 1) for _t, _w, c in e.children(s, m))))
+                row.first_move = e.move_text(m)
+                break
+            row.no_win_within = n
+        else:
+            row.status = "no-win"
+    except BudgetExhausted as exc:
+        row.status, row.exhausted = "unknown", exc.what
+    row.nodes = sr.nodes
+
+
+def settle_opening(edition: MidnightEdition, *, dances: Sequence[str] | None = None,
+                   decks: Sequence[str] = ("open", "hidden"), seeds: Sequence[int] = (0,),
+                   max_turns: int = 12, budget: Budget | None = None, method: str = "ab",
+                   proof_dir: Path | None = None, proof_max_nodes: int = 200_000) -> list[OpeningRow]:
+    """One row per dance card x deck mode (x seed, for open decks); ``budget`` is per row.
+
+    With ``proof_dir`` every win is exported there as a proof tree (``<card>-<decks>[-s<seed>].json.gz``)
+    and replayed by the independent checker (``proof.check_proof``); the row records the outcome.
+    """
+    from gnomekit.solver.gnomes_at_midnight.proof import ProofTooLarge, check_proof, export_proof, write_proof
+
+    if method not in METHODS:
+        raise UsageError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    if max_turns < 1:
+        raise UsageError(f"max_turns must be 1 or more, not {max_turns}")
+    for d in decks:
+        if d not in ("open", "hidden"):
+            raise UsageError(f"decks must be 'open' or 'hidden', not {d!r}")
+    names = list(dances) if dances is not None else [d.name for d in edition.dance]
+    for name in names:
+        if edition.dance_card(name) is None:
+            raise UsageError(f"unknown dance card {name!r}; the edition has: "
+                             + ", ".join(d.name for d in edition.dance))
+    budget = budget or Budget(seconds=20.0)
+    rows: list[OpeningRow] = []
+    for name in names:
+        for mode in decks:
+            for seed in (seeds if mode == "open" else (seeds[0] if seeds else 0,)):
+                pos = new_position(edition, seed, dance=name)
+                row = OpeningRow(name, mode, seed if mode == "open" else None, "unknown")
+                t0 = time.perf_counter()
+                _search(pos, mode, max_turns, budget, method, row)
+                row.seconds = time.perf_counter() - t0
+                if row.status == "win" and proof_dir is not None and row.turns is not None:
+                    path = proof_dir / (f"{name}-{mode}" + (f"-s{seed}" if mode == "open" else "") + ".json.gz")
+                    try:
+                        data = export_proof(pos, mode, row.turns, max_nodes=proof_max_nodes)
+                    except ProofTooLarge as exc:
+                        row.proof_problems.append(str(exc))
+                    else:
+                        write_proof(data, path)
+                        chk = check_proof(data)
+                        row.proof = str(path)
+                        row.proof_checked = chk.ok and chk.turns == row.turns
+                        row.proof_nodes = len(data["nodes"])
+                        row.proof_problems = chk.problems
+                rows.append(row)
+    return rows
+
+
+def opening_json(edition: MidnightEdition, rows: list[OpeningRow], max_turns: int, method: str,
+                 budget: Budget) -> dict[str, Any]:
+    """The results table as one JSON object."""
+    return {"edition": edition.name, "first": COLOURS[edition.first], "max_turns": max_turns, "method": method,
+            "budget_per_row": {"states": budget.states, "seconds": budget.seconds},
+            "rows": [r.to_json() for r in rows]}
