@@ -1,0 +1,135 @@
+"""The exact blocking method (``solver/hedge_mage/blocking.py``) against exhaustive search on small editions."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+
+import pytest
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, default_edition
+from gnomekit.models.hedge_mage.placement import legal_placements
+from gnomekit.solver.hedge_mage.audit import (
+    audit_tile,
+    brute_force_fewest,
+    max_before,
+    order_for_replay,
+    replay,
+    setup_garden,
+)
+from gnomekit.solver.hedge_mage.blocking import _BlockModel, _splits, fewest_blocking
+
+from tests.hedge_mage.test_audit import SHAPES, check_witness, tiny
+
+MORE = {**SHAPES, "I3m": ["#@#"], "L3e": ["#@", "#."], "T4e": ["@##", ".#."]}
+
+
+def edition_of(seed: int, size: tuple[int, int] = (5, 7), ntiles: tuple[int, int] = (3, 4),
+               symmetric: bool = False) -> HedgeMageEdition:
+    """A random small edition: a 5x5-7x7 garden, 2 tunnels and up to 4 gnome spaces, a few tiles.
+
+    ``symmetric``: the pieces are placed in half-turn pairs (so the symmetry breaking applies).
+    """
+    rng = random.Random(seed)
+    rows, cols = rng.randint(*size), rng.randint(*size)
+    cells = [[r, c] for r in range(rows) for c in range(cols)]
+    if symmetric:
+        a = rng.choice([c for c in cells if (c[0], c[1]) < (rows - 1 - c[0], cols - 1 - c[1])])
+        pieces = [a, [rows - 1 - a[0], cols - 1 - a[1]]]
+        for _ in range(rng.randint(0, 2)):
+            b = rng.choice(cells)
+            pieces += [b, [rows - 1 - b[0], cols - 1 - b[1]]]
+        pieces = [list(p) for p in dict.fromkeys(tuple(p) for p in pieces)]
+    else:
+        pieces = rng.sample(cells, 2 + rng.randint(0, 4))
+    names = rng.sample(sorted(MORE), rng.randint(*ntiles))
+    return tiny(rows, cols, pieces[:2], pieces[2:], {n: MORE[n] for n in names}, rng.choice([0, 0, 1]))
+
+
+def exact(ed: HedgeMageEdition, tile: str, **options: object) -> int | None:
+    """fewest_blocking's proven value (0 when the tile has no placement at setup), witness checked."""
+    base = setup_garden(ed)
+    if not legal_placements(base, ed.tiles[tile]).placements:
+        return 0
+    ans = fewest_blocking(base, ed, tile, max_before(ed), time.monotonic() + 60, **options)  # type: ignore[arg-type]
+    assert ans.status == "proven", (tile, ans)
+    if ans.upper is None:
+        assert ans.lower == max_before(ed) + 1
+        return None
+    assert ans.lower == ans.upper == len(ans.placements)
+    seq = order_for_replay(base, ans.placements)
+    assert seq is not None
+    check_witness(base, ed, tile, seq, replay(base, ed, seq))
+    return ans.upper
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_exact_matches_brute_force(seed: int) -> None:
+    ed = edition_of(seed)
+    base = setup_garden(ed)
+    for tile in ed.tiles:
+        assert exact(ed, tile) == brute_force_fewest(base, ed, tile, max_before(ed)), (seed, tile)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_symmetry_and_counts_do_not_change_answers(seed: int) -> None:
+    ed = edition_of(50 + seed, symmetric=True)
+    base = setup_garden(ed)
+    for tile in ed.tiles:
+        bf = brute_force_fewest(base, ed, tile, max_before(ed))
+        assert exact(ed, tile) == bf
+        assert exact(ed, tile, symmetry=False, split=False) == bf
+        assert exact(ed, tile, exact=True) == bf
+
+
+def test_symmetry_is_detected_only_for_symmetric_pieces() -> None:
+    ed = default_edition()
+    assert _BlockModel(setup_garden(ed), ed, "I4", 9).stats["symmetry"] == 1
+    lop = tiny(5, 6, [[0, 0], [4, 5]], [[1, 3]], {"D2": SHAPES["D2"], "I3": SHAPES["I3"]})
+    assert _BlockModel(setup_garden(lop), lop, "D2", 1).stats["symmetry"] == 0
+
+
+def test_shapes_merge_interchangeable_tiles() -> None:
+    ed = default_edition()
+    m = _BlockModel(setup_garden(ed), ed, "D2", 9)
+    groups = sorted(sorted(sh.tiles) for sh in m.shapes)
+    assert ["I3", "I3m"] in groups and ["L3", "L3e"] in groups and ["T4", "T4e"] in groups
+    assert ["L4", "L4m"] in groups and ["N5"] in groups and all("D2" not in g for g in groups)
+
+
+@pytest.mark.parametrize(("caps", "k"), [([1, 2, 2, 1], 3), ([2, 1], 5), ([1, 1, 1], 0), ([2, 2, 1], 4)])
+def test_splits_cover_every_count_vector(caps: list[int], k: int) -> None:
+    splits = _splits(caps, k)
+    assert all(sum(s) == min(k, sum(caps)) and all(0 <= m <= c for m, c in zip(s, caps, strict=True))
+               for s in splits)
+    for vec in itertools.product(*(range(c + 1) for c in caps)):
+        if sum(vec) <= k:
+            assert any(all(v <= m for v, m in zip(vec, s, strict=True)) for s in splits), vec
+
+
+def test_audit_tile_exact_and_cegar_agree() -> None:
+    ed = edition_of(7)
+    base = setup_garden(ed)
+    for tile in ed.tiles:
+        a = audit_tile(base, ed, tile, 30)
+        b = audit_tile(base, ed, tile, 30, method="cegar")
+        assert a.status == b.status == "proven"
+        assert (a.value, a.never) == (b.value, b.never)
+        if a.value:
+            assert a.stats["unsat_at"] == a.value - 1
+            check_witness(base, ed, tile, a.sequence, a.garden)
+
+
+def test_cut_short_answers_unknown_with_sound_bounds() -> None:
+    ed = default_edition()
+    ans = fewest_blocking(setup_garden(ed), ed, "D2", max_before(ed), time.monotonic() + 1.0)
+    assert ans.status == "unknown" and ans.lower >= 1 and ans.upper is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(100, 106))
+def test_exact_matches_brute_force_larger(seed: int) -> None:
+    ed = edition_of(seed, size=(6, 6), ntiles=(4, 5))
+    base = setup_garden(ed)
+    for tile in ed.tiles:
+        assert exact(ed, tile) == brute_force_fewest(base, ed, tile, max_before(ed)), (seed, tile)
