@@ -36,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     from gnomekit import tour
 
     tour.register(sub)
+    from gnomekit import puzzles_cli
+
+    puzzles_cli.register(sub)
     from gnomekit.web import command as web_command
 
     web_command.register(sub)

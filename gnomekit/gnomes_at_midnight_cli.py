@@ -10,7 +10,9 @@ from dataclasses import replace
 from typing import Any
 
 from gnomekit import api
-from gnomekit.common import NO, OK, Answer, budget
+from gnomekit.batch_cli import add_batch_options, add_compare_option, backend_of, bar, compare_answer, incomplete
+from gnomekit.common import NO, OK, Answer, add_common, budget
+from gnomekit.gnomes_at_midnight_opening_cli import add_opening_options, run_opening
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.core.protocol import Game, Position, Report
 from gnomekit.models.gnomes_at_midnight.edition import COLOURS, TERRAINS, MidnightEdition
@@ -19,9 +21,10 @@ from gnomekit.models.gnomes_at_midnight.moves import Afterstate, after_move
 from gnomekit.models.gnomes_at_midnight.notation import assumed_decks, grid_lines, read_position
 from gnomekit.models.gnomes_at_midnight.position import Position as State
 from gnomekit.models.gnomes_at_midnight.setup import random_position
+from gnomekit.solver.core.batch import BatchError
 from gnomekit.solver.core.budget import Budget
 from gnomekit.solver.core.result import Status
-from gnomekit.verbs import GameCLI, seed_option, turns_option
+from gnomekit.verbs import GameCLI, SubParsers, seed_option, turns_option
 
 
 class MidnightCLI(GameCLI):
@@ -63,6 +66,18 @@ class MidnightCLI(GameCLI):
     def late_options(self, verb: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--moon-restricts-adding", action="store_true",
                        help="the face-up moonlight card also forbids adding onto its terrain (option)")
+
+    def more_verbs(self, verbs: SubParsers) -> None:
+        p = verbs.add_parser("audit", help="simulated games: who wins, by which condition, how long, what never "
+                             "happens; or --opening: does the first player force a win?",
+                             description="Play K games for every policy and dance card of the edition "
+                             "(one task a game on --jobs workers or Ray) and report wins by side and condition, "
+                             "game lengths, passes, repeated positions, dance cards never completed, with "
+                             "witness positions that show, solve and hint open. With --opening, settle the "
+                             "opening by search instead: for every dance card and deck mode, a forced win "
+                             "for the first player (with a checked proof tree), none within N turns, or unknown.")
+        audit_options(p)
+        p.set_defaults(func=cmd_audit)
 
     # -- the game and the position -----------------------------------------------------------------
     def make_game(self, args: argparse.Namespace) -> Game:
@@ -385,6 +400,92 @@ def solve_options(p: argparse.ArgumentParser) -> None:
                    help="answer from the retrograde tablebase (built once and cached; meant for --edition mini)")
     p.add_argument("--cycle-green", metavar="T,T,T", help="tablebase mode: green's repeating deck order")
     p.add_argument("--cycle-blue", metavar="T,T,T", help="tablebase mode: blue's repeating deck order")
+
+
+# -- audit -------------------------------------------------------------------------------------
+
+
+def audit_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``audit`` (all in one place: another mode adds its own here)."""
+    p.add_argument("--games", type=int, default=20, metavar="K", help="games per policy and dance card (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="game i deals with seed SEED+i (default 0)")
+    p.add_argument("--policies", metavar="P1,P2", help="random, greedy (default both)")
+    p.add_argument("--dance", metavar="C1,C2", help="only these dance cards (default every card of the edition)")
+    p.add_argument("--max-turns", type=int, default=300, metavar="N",
+                   help="a game not won after N turns counts as unfinished (default 300)")
+    p.add_argument("--witness-dir", metavar="DIR", help="write each witness position as DIR/NAME.json")
+    add_compare_option(p)
+    add_batch_options(p)
+    add_common(p)
+    p.add_argument("--moon-restricts-adding", action="store_true",
+                   help="the face-up moonlight card also forbids adding onto its terrain (option)")
+    add_opening_options(p)
+
+
+def _audit_run(args: argparse.Namespace, edition: str | None) -> tuple[dict[str, Any], str, BatchError | None]:
+    from gnomekit.solver.gnomes_at_midnight.audit import POLICIES, audit, text
+
+    game = api.game("gnomes-at-midnight", edition)
+    assert isinstance(game, MidnightGame)
+    ed = game.edition.with_options(True) if args.moon_restricts_adding else game.edition
+    if not 1 <= args.games <= 100_000:
+        raise UsageError("expected 1 to 100000 games", source="--games", text=str(args.games))
+    if not 1 <= args.max_turns <= 100_000:
+        raise UsageError("expected 1 to 100000 turns", source="--max-turns", text=str(args.max_turns))
+    policies = [x.strip() for x in (args.policies or ",".join(POLICIES)).split(",") if x.strip()]
+    for pol in policies:
+        if pol not in POLICIES:
+            raise UsageError(f"unknown policy; choose from {', '.join(POLICIES)}", source="--policies", text=pol)
+    dances = [x.strip() for x in args.dance.split(",") if x.strip()] if args.dance else None
+    for card in dances or ():
+        if ed.dance_card(card) is None:
+            raise UsageError("unknown dance card; the edition has: " + ", ".join(d.name for d in ed.dance),
+                             source="--dance", text=card)
+    try:
+        with bar("audit games", args, "game") as show:
+            a = audit(ed, args.games, args.seed, policies, args.max_turns, dances, backend_of(args), show)
+        return a.to_json(), text(a), None
+    except BatchError as err:
+        return err.partial.to_json(), text(err.partial), err
+
+
+def cmd_audit(args: argparse.Namespace) -> Answer:
+    """``audit``: the simulated audit (or, with ``--compare``, the same audit on two editions; with
+    ``--opening``, the opening settled by search)."""
+    if args.opening:
+        if args.compare:
+            raise UsageError("--opening and --compare do not go together")
+        game = api.game("gnomes-at-midnight", args.edition)
+        assert isinstance(game, MidnightGame)
+        ed = game.edition.with_options(True) if args.moon_restricts_adding else game.edition
+        return run_opening(args, ed)
+    if args.compare:
+        a, _ta, stop_a = _audit_run(args, args.compare[0])
+        b, _tb, stop_b = _audit_run(args, args.compare[1]) if stop_a is None else (a, "", None)
+        data, out = compare_answer((args.compare[0], args.compare[1]), a, b)
+        stop = stop_a or stop_b
+    else:
+        data, out, stop = _audit_run(args, args.edition)
+        if args.witness_dir:
+            out += "\n" + _write_witnesses(data["witnesses"], args.witness_dir)
+    if stop is not None:
+        data["incomplete"] = incomplete(stop)
+        return Answer(data, out + "\n" + stop.batch.summary(), 130 if stop.interrupted else NO)
+    return Answer(data, out)
+
+
+def _write_witnesses(found: dict[str, Any], folder: str) -> str:
+    import json
+    from pathlib import Path
+
+    out = Path(folder)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for key, w in found.items():
+            (out / f"{key}.json").write_text(json.dumps(w["position"], indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write the witnesses: {exc.strerror}", source="--witness-dir", text=folder) from None
+    return f"witness positions written to {out}/: " + ", ".join(f"{k}.json" for k in found)
 
 
 register = MidnightCLI().register

@@ -3,22 +3,25 @@
 Three parts: (a) per tile, the fewest earlier placements after which the tile has
 no legal placement (SAT, proven or bounds with status "unknown"); (b) simulated
 games, how often a round has no legal placement; (c) the most movement points of
-one placement without bonus sigils.  Progress goes to stderr.
+one placement without bonus sigils.  Parts (a), (b) and (d) run one task a tile or a game on
+the batch runner (``--jobs``, ``--ray``); the progress display goes to stderr on a terminal.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
+from functools import partial
 from typing import Any
 
 from gnomekit import hedge_mage_play_cli as games
-from gnomekit.common import OK, Answer, add_common
+from gnomekit.batch_cli import add_batch_options, add_compare_option, backend_of, bar, compare_answer, incomplete
+from gnomekit.common import NO, OK, Answer, add_common
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
 from gnomekit.models.hedge_mage.notation import garden_to_text, placement_to_text
 from gnomekit.models.hedge_mage.placement import Placement
+from gnomekit.solver.core.batch import BatchError, run_batch
 from gnomekit.solver.hedge_mage.audit import (
     POLICIES,
     PointsAudit,
@@ -39,11 +42,6 @@ def _list(value: str | None) -> list[str] | None:
     if value is None:
         return None
     return [x.strip() for x in value.split(",") if x.strip()]
-
-
-def _progress(msg: str) -> None:
-    sys.stderr.write(msg + "\n")
-    sys.stderr.flush()
 
 
 def _seq_text(seq: list[Placement], ed: HedgeMageEdition) -> str:
@@ -104,7 +102,38 @@ def _text_points(pa: PointsAudit, ed: HedgeMageEdition) -> str:
     return "\n".join(lines)
 
 
+#: Default budgets (each default run finishes within about 3 minutes on 2 cores) and ``--thorough``'s.
+DEFAULTS = {"time_per_tile": 15.0, "time_points": 30.0, "games_b": 1000, "games_d": 10}
+THOROUGH = {"time_per_tile": 60.0, "time_points": 120.0, "games_b": 10000, "games_d": 100}
+
+
+def _budgets(args: argparse.Namespace) -> None:
+    """Fill the budgets not given from the defaults (or ``--thorough``'s); check them."""
+    base = THOROUGH if args.thorough else DEFAULTS
+    args.time_per_tile = base["time_per_tile"] if args.time_per_tile is None else args.time_per_tile
+    args.time_points = base["time_points"] if args.time_points is None else args.time_points
+    for opt, v in (("--time-per-tile", args.time_per_tile), ("--time-points", args.time_points)):
+        if v <= 0:
+            raise UsageError("expected a time budget in seconds > 0", source=opt, text=str(v))
+    if args.games is not None and args.games < 0:
+        raise UsageError("--games must be 0 or more", source="--games")
+
+
 def cmd_audit(args: argparse.Namespace) -> Answer:
+    """``audit``, or with ``--compare A B`` the same audit on two editions and the figures that differ."""
+    if not args.compare:
+        return _audit(args)
+    answers = []
+    for edition in args.compare:
+        answer = _audit(argparse.Namespace(**{**vars(args), "edition": edition}))
+        if answer.status != OK:  # interrupted or failed: that answer, as it is
+            return answer
+        answers.append(answer)
+    data, text = compare_answer((args.compare[0], args.compare[1]), answers[0].data, answers[1].data)
+    return Answer(data, text)
+
+
+def _audit(args: argparse.Namespace) -> Answer:
     ed = load_edition(args.edition)
     parts = _list(args.parts) or ([GAME_PART] if games.wants_games(args) else list(PARTS))
     for p in parts:
@@ -122,15 +151,10 @@ def cmd_audit(args: argparse.Namespace) -> Answer:
         if pol not in POLICIES:
             raise UsageError(f"unknown policy {pol!r}; choose from {', '.join(POLICIES)}",
                              source="--policies", text=pol)
-    args.time_per_tile = 60.0 if args.time_per_tile is None else args.time_per_tile
-    args.time_points = 120.0 if args.time_points is None else args.time_points
-    for opt, v in (("--time-per-tile", args.time_per_tile), ("--time-points", args.time_points)):
-        if v <= 0:
-            raise UsageError("expected a time budget in seconds > 0", source=opt, text=str(v))
-    if args.games is not None and args.games < 0:
-        raise UsageError("--games must be 0 or more", source="--games")
+    _budgets(args)
+    backend = backend_of(args)
     if GAME_PART in parts and args.games is None:
-        args.games = 10
+        args.games = int((THOROUGH if args.thorough else DEFAULTS)["games_d"])
     try:
         base = setup_garden(ed, enchs)
     except UsageError as exc:  # an unknown or clashing card id
@@ -147,34 +171,54 @@ def cmd_audit(args: argparse.Namespace) -> Answer:
     }
     texts = [f"Hedge Mage audit, edition {ed.name}; reachable = setup plus at most "
              f"{max_before(ed)} placements of distinct tiles before the tile in question"]
+    stop: BatchError | None = None
     if "a" in parts:
         t0 = time.monotonic()
-        res = audit_tiles(base, ed, tiles, args.time_per_tile,
-                          progress=lambda a: _progress("audit (a): " + _tile_line(a)))
+        try:
+            with bar("audit (a) tiles", args, "tile") as show:
+                res = audit_tiles(base, ed, tiles, args.time_per_tile, progress=show, backend=backend)
+        except BatchError as err:
+            res, stop = err.partial, err
         secs = time.monotonic() - t0
         data["per_tile"] = {"seconds": round(secs, 3), "time_per_tile": args.time_per_tile,
                             "tiles": [a.to_json() for a in res]}
         texts.append(_text_tiles(res, ed, secs, args.time_per_tile))
-    if "b" in parts:
+    if "b" in parts and stop is None:
         t0 = time.monotonic()
-        games_b = 1000 if args.games is None else args.games
-        stats = simulate(base, ed, games_b, args.seed, policies,
-                         progress=lambda pol, i, n: _progress(f"audit (b): {pol} {i}/{n}"))
+        games_b = int((THOROUGH if args.thorough else DEFAULTS)["games_b"]) if args.games is None else args.games
+        try:
+            with bar("audit (b) games", args, "game") as show:
+                stats = simulate(base, ed, games_b, args.seed, policies, progress=show, backend=backend)
+        except BatchError as err:
+            stats, stop = err.partial, err
         secs = time.monotonic() - t0
         data["simulation"] = {"seconds": round(secs, 3), "games": games_b, "seed": args.seed,
                               "policies": {st.policy: st.to_json() for st in stats}}
         texts.append(_text_sim(stats, games_b, args.seed, secs))
-    if "c" in parts:
-        _progress(f"audit (c): max movement points (budget {args.time_points:g} s)")
-        pa = max_points(base, ed, args.time_points)
-        data["max_points"] = pa.to_json()
-        texts.append(_text_points(pa, ed))
-    if GAME_PART in parts:
-        data["games"], text_d = games.game_audit(args, ed)
-        texts.append(text_d)
+    if "c" in parts and stop is None:
+        try:
+            with bar(f"audit (c) max points, budget {args.time_points:g} s", args) as show:
+                pa = run_batch(partial(max_points, base, ed), [args.time_points], progress=show).values()[0]
+            data["max_points"] = pa.to_json()
+            texts.append(_text_points(pa, ed))
+        except BatchError as err:
+            stop = err
+    if GAME_PART in parts and stop is None:
+        try:
+            data["games"], text_d = games.game_audit(args, ed, backend)
+            texts.append(text_d)
+        except BatchError as err:
+            stop = err
+            data["games"], text_d = err.partial
+            texts.append(text_d)
     data["seconds"] = round(time.monotonic() - t_all, 3)
+    status = OK
+    if stop is not None:
+        data["incomplete"] = incomplete(stop)
+        texts.append(stop.batch.summary() + " (the figures above count only what finished)")
+        status = 130 if stop.interrupted else NO
     texts.append(f"total {data['seconds']:.1f} s")
-    return Answer(data, "\n\n".join(texts), OK)
+    return Answer(data, "\n\n".join(texts), status)
 
 
 def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -187,17 +231,22 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="which parts to run (default a,b,c; d alone when only --games or part (d) options are given)")
     p.add_argument("--tiles", metavar="T1,T2", help="part (a): only these tiles (default all)")
     p.add_argument("--time-per-tile", type=float, default=None, metavar="S",
-                   help="part (a): time budget per tile in seconds (default 60)")
+                   help="part (a): time budget per tile in seconds (default 15; 60 with --thorough)")
     p.add_argument("--games", type=int, default=None, metavar="K",
-                   help="part (b): games per policy (default 1000); part (d): whole games (default 10)")
+                   help="part (b): games per policy (default 1000; 10000 with --thorough); part (d): whole games "
+                   "(default 10; 100 with --thorough)")
     p.add_argument("--seed", type=int, default=0, help="parts (b) and (d): seed (default 0)")
     p.add_argument("--policies", metavar="P1,P2",
                    help=f"part (b): policies (default {','.join(POLICIES)})")
     p.add_argument("--time-points", type=float, default=None, metavar="S",
-                   help="part (c): time budget in seconds (default 120)")
+                   help="part (c): time budget in seconds (default 30; 120 with --thorough)")
+    p.add_argument("--thorough", action="store_true",
+                   help="the longer budgets: 60 s a tile, 10000 games a policy, 120 s for part (c), 100 whole games")
     p.add_argument("--enchantments", metavar="A,B,C",
                    help="enchantment card ids, which open the tunnels (default: the first-game three; "
                    "part (d): random cards per game)")
     games.add_game_audit_options(p)
+    add_compare_option(p)
+    add_batch_options(p)
     add_common(p)
     p.set_defaults(func=cmd_audit)

@@ -7,21 +7,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from gnomekit.batch_cli import add_batch_options, backend_of, bar, incomplete
 from gnomekit.common import BAD, NO, OK, Answer, add_common, budget, read_source, table
 from gnomekit.models.core.errors import NotationError, UsageError
 from gnomekit.models.core.jsonpos import loads_with_positions, path_str
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
+from gnomekit.solver.core.batch import Backend, BatchError
 from gnomekit.solver.hedge_mage.play import (
     DEFAULT_MAX_STATES,
     POLICIES,
     GameResult,
     RecordError,
     play_game,
+    play_games,
     replay,
 )
 
@@ -101,6 +103,8 @@ def cmd_play(args: argparse.Namespace) -> Answer:
     if args.replay:
         return _replay(args, ed)
     _check_common(args)
+    if args.games != 1:
+        return _many(args, ed)
     res = _play(ed, args, args.seed)
     if args.record:
         Path(args.record).write_text(json.dumps(res.record, indent=1) + "\n", encoding="utf-8")
@@ -110,6 +114,58 @@ def cmd_play(args: argparse.Namespace) -> Answer:
     if args.record:
         text += f"\nrecord written to {args.record}"
     return Answer(data, text, OK)
+
+
+MAX_GAMES = 100_000
+
+
+def _many(args: argparse.Namespace, ed: HedgeMageEdition) -> Answer:
+    """``play --games K``: K games (one task a game), each game's winners and scores, and the totals."""
+    if not 1 <= args.games <= MAX_GAMES:
+        raise UsageError(f"expected 1 to {MAX_GAMES} games", source="--games", text=str(args.games))
+    if args.record:
+        raise UsageError("a record holds one game (write many with audit --witness-dir)", source="--record")
+    backend = backend_of(args)
+    seeds = [args.seed + i for i in range(args.games)]
+    t0 = time.monotonic()
+    stop: BatchError | None = None
+    try:
+        with bar("play games", args, "game") as show:
+            results = _play_many(ed, args, seeds, backend, show)
+    except BatchError as err:
+        results, stop = err.partial, err
+    secs = time.monotonic() - t0
+    wins = [0] * args.players
+    shared = 0
+    rows = []
+    per_game = []
+    for res in results:
+        seed = res.record["seed"]
+        if len(res.winners) > 1:
+            shared += 1
+        for w in res.winners:
+            wins[w] += 1
+        per_game.append({"seed": seed, **_result_json(res)})
+        rows.append([str(seed), str(len(res.record["rounds"])), " ".join(str(w + 1) for w in res.winners),
+                     " ".join(str(s.total) for s in res.scores)])
+    n = len(results)
+    mean = [round(sum(r.scores[p].total for r in results) / n, 3) if n else 0.0 for p in range(args.players)]
+    data: dict[str, Any] = {"games": args.games, "players": args.players, "seed": args.seed, "policy": args.policy,
+                            "wins": {str(p + 1): wins[p] for p in range(args.players)}, "shared_wins": shared,
+                            "mean_scores": {str(p + 1): mean[p] for p in range(args.players)},
+                            "results": per_game, "seconds": round(secs, 3)}
+    lines = [f"Hedge Mage: {n} game(s), {args.players} players, policy {args.policy}, seeds "
+             f"{args.seed}..{args.seed + args.games - 1}, edition {ed.name} (took {secs:.1f} s)",
+             "wins (a shared win counts for each winner): "
+             + ", ".join(f"player {p + 1} {wins[p]}" for p in range(args.players)) + f"; shared {shared}",
+             "mean score: " + ", ".join(f"player {p + 1} {mean[p]:.2f}" for p in range(args.players)),
+             "", table(rows, ["seed", "rounds", "winners", "scores"])]
+    status = OK
+    if stop is not None:
+        data["incomplete"] = incomplete(stop)
+        lines.append(stop.batch.summary())
+        status = 130 if stop.interrupted else NO
+    return Answer(data, "\n".join(lines), status)
 
 
 def _replay(args: argparse.Namespace, ed: HedgeMageEdition) -> Answer:
@@ -149,6 +205,9 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="enchantment card ids, one per gnome kind (default: random cards, setup step 2)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
     p.add_argument("--replay", metavar="FILE", help="replay a game record: check it and re-derive the scores")
+    p.add_argument("--games", type=int, default=1, metavar="K",
+                   help="play K games (seeds SEED..SEED+K-1) and print the wins and scores of each (default 1)")
+    add_batch_options(p)
     add_common(p)
     p.set_defaults(func=cmd_play)
 
@@ -201,8 +260,13 @@ def _never_wakes(res: GameResult) -> list[tuple[int, str]]:
     return sorted(k for k, v in seen.items() if len(v) == rounds)
 
 
-def game_audit(args: argparse.Namespace, ed: HedgeMageEdition) -> tuple[dict[str, Any], str]:
-    """Play ``--games`` games from ``--seed`` on and count the rules gaps; witnesses per hit."""
+def game_audit(args: argparse.Namespace, ed: HedgeMageEdition, backend: Backend | None = None
+               ) -> tuple[dict[str, Any], str]:
+    """Play ``--games`` games from ``--seed`` on (one task a game) and count the rules gaps; witnesses per hit.
+
+    BatchError when a game raised or Ctrl-C stopped the run: its ``partial`` is (data, text) over
+    the games that finished.
+    """
     args.players = 2 if args.players is None else args.players
     args.policy = args.policy or "random"
     args.max_states = DEFAULT_MAX_STATES if args.max_states is None else args.max_states
@@ -213,15 +277,34 @@ def game_audit(args: argparse.Namespace, ed: HedgeMageEdition) -> tuple[dict[str
     if wdir is not None:
         wdir.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
+    seeds = [args.seed + i for i in range(args.games)]
+    try:
+        with bar("audit (d) games", args, "game") as show:
+            results = _play_many(ed, args, seeds, backend, show)
+    except BatchError as err:
+        raise BatchError(err.batch, _gap_figures(args, err.partial, time.monotonic() - t0, wdir)) from None
+    return _gap_figures(args, results, time.monotonic() - t0, wdir)
+
+
+def _play_many(ed: HedgeMageEdition, args: argparse.Namespace, seeds: list[int], backend: Backend | None,
+               show: Any) -> list[GameResult]:
+    try:
+        return play_games(ed, args.players, seeds, args.policy, _enchantments(args.enchantments), args.max_states,
+                          backend, show)
+    except UsageError as exc:  # an unknown or clashing card id
+        raise exc.located(source="--enchantments") from None
+
+
+def _gap_figures(args: argparse.Namespace, results: list[GameResult], secs: float, wdir: Path | None
+                 ) -> tuple[dict[str, Any], str]:
+    """Part (d)'s figures and text over the games played (in seed order)."""
     games_hit: dict[str, int] = {k: 0 for k in GAP_TITLES}
     hits: dict[str, int] = {k: 0 for k in GAP_TITLES}
     witnesses: list[dict[str, Any]] = []
     first_record: dict[str, Any] = {}
     fallbacks = 0
-    for i in range(args.games):
-        seed = args.seed + i
-        sys.stderr.write(f"audit (d): game {i + 1}/{args.games} (seed {seed})\n")
-        res = _play(ed, args, seed)
+    for res in results:
+        seed = res.record["seed"]
         fallbacks += sum(1 for r in res.record["rounds"] for x in r["run"] if x["method"] != args.policy)
         found: dict[str, list[dict[str, Any]]] = {}
         for g in res.gaps:
@@ -241,7 +324,6 @@ def game_audit(args: argparse.Namespace, ed: HedgeMageEdition) -> tuple[dict[str
             if what not in first_record:
                 first_record[what] = res.record
             witnesses.append(w)
-    secs = time.monotonic() - t0
     data = {"games": args.games, "seed": args.seed, "players": args.players, "policy": args.policy,
             "seconds": round(secs, 3), "solver_fallbacks": fallbacks,
             "gaps": {k: {"games": games_hit[k], "hits": hits[k]} for k in GAP_TITLES},

@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from gnomekit import api
+from gnomekit.batch_cli import add_batch_options, add_compare_option, backend_of, bar, compare_answer, incomplete
 from gnomekit.common import NO, OK, Answer, add_common, budget, table
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.core.protocol import Game, Position
@@ -24,6 +25,7 @@ from gnomekit.models.hexen_rennen.position import Position as RacePosition
 from gnomekit.models.hexen_rennen.position import card_name
 from gnomekit.models.hexen_rennen.setup import parse_split, random_position
 from gnomekit.models.hexen_rennen.turn import Rules, Step, TurnReport, choice_name, replay
+from gnomekit.solver.core.batch import BatchError
 from gnomekit.verbs import GameCLI, SubParsers, seed_option, turns_option
 
 
@@ -120,6 +122,9 @@ class HexenCLI(GameCLI):
         p.add_argument("--seed", type=int, default=0)
         p.add_argument("--policy", choices=["random", "greedy", "solver"], default="greedy")
         p.add_argument("--max-turns", type=int, default=1000, help="stop an endless game after this many turns")
+        p.add_argument("--games", type=int, default=1, metavar="K",
+                       help="play K games (seeds SEED..SEED+K-1): the winners and scores of each (default 1)")
+        add_batch_options(p)
         _rules_option(p)
         add_common(p)
         p.set_defaults(func=cmd_play)
@@ -129,6 +134,8 @@ class HexenCLI(GameCLI):
         p.add_argument("--players", type=int, default=4)
         p.add_argument("--seed", type=int, default=0, help="first game seed (games use seed, seed+1, ...)")
         p.add_argument("--policy", choices=["random", "greedy", "solver"], default="random")
+        add_compare_option(p)
+        add_batch_options(p)
         _rules_option(p)
         add_common(p)
         p.set_defaults(func=cmd_audit)
@@ -448,16 +455,74 @@ def cmd_play(args: argparse.Namespace) -> Answer:
     ed = load_edition(args.edition)
     check_players(ed, args.players)
     max_turns = in_range(args.max_turns, "--max-turns", 1, MAX_TURNS)
+    if args.games != 1:
+        return _play_many(args, ed, in_range(args.games, "--games", 1, MAX_GAMES), max_turns)
     g = play_game(ed, args.players, args.seed, args.policy, rules_of(args), max_turns=max_turns)
     return Answer(g.to_json(), g.text())
 
 
+def _play_many(args: argparse.Namespace, ed: HexenEdition, games: int, max_turns: int) -> Answer:
+    """``play --games K``: K games (one task a game) with each game's winners and scores, and the wins."""
+    from gnomekit.solver.hexen_rennen.play import play_games
+
+    backend = backend_of(args)
+    stop: BatchError | None = None
+    try:
+        with bar("play games", args, "game") as show:
+            results = play_games(ed, args.players, range(args.seed, args.seed + games), args.policy,
+                                 rules_of(args), max_turns, backend, show)
+    except BatchError as err:
+        results, stop = err.partial, err
+    wins: dict[str, int] = {}
+    rows, per_game = [], []
+    for r in results:
+        wins.update({c: wins.get(c, 0) + (c in r["winners"]) for c in r["scores"]})
+        per_game.append(r)
+        rows.append([str(r["seed"]), str(r["turns_played"]), "yes" if r["finished"] else "no",
+                     " ".join(r["winners"]), ", ".join(f"{c} {v}" for c, v in r["scores"].items())])
+    data: dict[str, Any] = {"games": games, "players": args.players, "seed": args.seed, "policy": args.policy,
+                            "wins": wins, "results": per_game}
+    lines = [f"Hexen Rennen: {len(results)} game(s), {args.players} players, policy {args.policy}, seeds "
+             f"{args.seed}..{args.seed + games - 1}",
+             "wins (a shared win counts for each winner): " + ", ".join(f"{c} {n}" for c, n in wins.items()), "",
+             table(rows, ["seed", "turns", "finished", "winners", "scores"])]
+    status = OK
+    if stop is not None:
+        data["incomplete"] = incomplete(stop)
+        lines.append(stop.batch.summary())
+        status = 130 if stop.interrupted else NO
+    return Answer(data, "\n".join(lines), status)
+
+
 def cmd_audit(args: argparse.Namespace) -> Answer:
+    """``audit``, or with ``--compare A B`` the same audit on two editions and the figures that differ."""
+    if not args.compare:
+        return _audit(args)
+    answers = []
+    for edition in args.compare:
+        answer = _audit(argparse.Namespace(**{**vars(args), "edition": edition}))
+        if answer.status != OK:  # interrupted or failed: that answer, as it is
+            return answer
+        answers.append(answer)
+    data, text = compare_answer((args.compare[0], args.compare[1]), answers[0].data, answers[1].data)
+    return Answer(data, text)
+
+
+def _audit(args: argparse.Namespace) -> Answer:
     from gnomekit.solver.hexen_rennen.audit import audit
 
     ed = load_edition(args.edition)
     check_players(ed, args.players)
-    a = audit(ed, in_range(args.games, "--games", 1, MAX_GAMES), args.players, args.seed, args.policy, rules_of(args))
+    games = in_range(args.games, "--games", 1, MAX_GAMES)
+    backend = backend_of(args)
+    try:
+        with bar("audit games", args, "game") as show:
+            a = audit(ed, games, args.players, args.seed, args.policy, rules_of(args), backend=backend,
+                      progress=show)
+    except BatchError as err:
+        a = err.partial
+        data = {**a.to_json(), "incomplete": incomplete(err)}
+        return Answer(data, a.text() + "\n" + err.batch.summary(), 130 if err.interrupted else NO)
     return Answer(a.to_json(), a.text())
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from gnomekit.batch_cli import add_batch_options
 from gnomekit.common import Answer
 
 
@@ -18,4 +19,5 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument("--quiet", action="store_true", help="only the summary table")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    add_batch_options(p)
     p.set_defaults(func=cmd_tour)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import sys
 import time
+from pathlib import Path
 
+from gnomekit.batch_cli import backend_of, bar, incomplete
 from gnomekit.common import NO, OK, Answer, table
 from gnomekit.models.core.errors import UsageError
+from gnomekit.solver.core.batch import BatchError, run_batch
 from gnomekit.solver.core.puzzles import PuzzleOutcome
 
 # (game command name, module with puzzle_files() and run_puzzle(path))
@@ -30,26 +32,26 @@ def run_tour(args: argparse.Namespace) -> Answer:
     outcomes: list[PuzzleOutcome] = []
     blocks: list[str] = []
     started = time.perf_counter()
+    jobs: list[tuple[str, str]] = []  # (module, puzzle file), one task each
     for game, module in available:
         if game not in wanted:
             continue
         mod = importlib.import_module(module)  # no fallback: a broken module is an error that names it
-        files = mod.puzzle_files()
-        progress = not args.json and sys.stderr.isatty()
-        for i, path in enumerate(files, start=1):
-            if progress:
-                sys.stderr.write(f"\r[{game}] puzzle {i}/{len(files)}: {path.stem:<40}")
-                sys.stderr.flush()
-            out = mod.run_puzzle(path)
-            if out.checks_missing:  # a cross-check that applies but did not run fails the puzzle
-                out.verified = False
-                out.detail = (out.detail.rstrip() + "\n" if out.detail else "") + (
-                    f"cross-check did not run: {', '.join(out.checks_missing)}")
-            outcomes.append(out)
-            if not args.quiet:
-                blocks.append(render_outcome(out, i, len(files)))
-        if progress and files:
-            sys.stderr.write("\r" + " " * 70 + "\r")
+        jobs += [(module, str(path)) for path in mod.puzzle_files()]
+    with bar("tour puzzles", args, "puzzle") as show:
+        batch = run_batch(puzzle_task, jobs, backend_of(args), show)
+    stop = None if batch.complete else BatchError(batch)
+    counts = {m: sum(1 for x, _p in jobs if x == m) for m, _p in jobs}
+    for i, out in batch.items():
+        module = jobs[i][0]
+        number = sum(1 for x, _p in jobs[: i + 1] if x == module)
+        if out.checks_missing:  # a cross-check that applies but did not run fails the puzzle
+            out.verified = False
+            out.detail = (out.detail.rstrip() + "\n" if out.detail else "") + (
+                f"cross-check did not run: {', '.join(out.checks_missing)}")
+        outcomes.append(out)
+        if not args.quiet:
+            blocks.append(render_outcome(out, number, counts[module]))
     total = time.perf_counter() - started
     rows = []
     for game in wanted:
@@ -85,9 +87,19 @@ def run_tour(args: argparse.Namespace) -> Answer:
             "verified": sum(o.verified for o in outcomes),
             "seconds": round(total, 3),
         },
-        "ok": not bad and bool(outcomes),
+        "ok": not bad and bool(outcomes) and stop is None,
     }
+    if stop is not None:
+        data["incomplete"] = incomplete(stop)
+        text += "\n" + stop.batch.summary()
+        return Answer(data, text, 130 if stop.interrupted else NO)
     return Answer(data, text, OK if (not bad and outcomes) else NO)
+
+
+def puzzle_task(job: tuple[str, str]) -> PuzzleOutcome:
+    """Solve and verify one puzzle file with its game's puzzle module (a task of the batch runner)."""
+    module, path = job
+    return importlib.import_module(module).run_puzzle(Path(path))  # type: ignore[no-any-return]
 
 
 def render_outcome(out: PuzzleOutcome, index: int, count: int) -> str:

@@ -16,7 +16,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gnomekit import api
+from gnomekit import api, edition_cli
 from gnomekit.common import NO, OK, Answer, add_common, read_source
 from gnomekit.models.core.errors import GnomekitError, UsageError
 from gnomekit.models.core.protocol import Game, Position, Report
@@ -91,6 +91,10 @@ class GameCLI:
         add_common(p)
         self.late_options("show", p)
         p.set_defaults(func=self.cmd_render)
+        p = verbs.add_parser("edition", help="check the edition, or --dump its TOML to copy and change")
+        edition_cli.add_options(p)
+        add_common(p)
+        p.set_defaults(func=lambda args: edition_cli.edition_answer(self.name, args))
 
     def position_help_of(self, verb: str) -> str | None:
         """The help of a verb's position argument."""

@@ -32,6 +32,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from gnomekit.models.core.errors import UsageError
@@ -48,6 +49,7 @@ from gnomekit.models.hedge_mage.placement import (
 )
 from gnomekit.models.hedge_mage.position import Garden, ground_components
 from gnomekit.models.hedge_mage.setup import deal_deck, new_garden
+from gnomekit.solver.core.batch import Backend, BatchError, Progress, auto_chunk, run_batch
 from gnomekit.solver.core.sat import SatModel, SatTimeout
 from pysat.card import ITotalizer
 
@@ -506,6 +508,7 @@ def audit_tile(
     tile: str,
     seconds: float = 60.0,
     kmax: int | None = None,
+    method: str = "exact",
 ) -> TileAudit:
     """The fewest placements of other distinct tiles after which ``tile`` has no legal placement.
 
@@ -514,11 +517,18 @@ def audit_tile(
     blocks the tile).  Status "unknown": the time budget ran out; ``lower`` is
     proven (every smaller k is UNSAT) and ``upper`` is the best witness found.
 
-    Budget: a tenth for a randomised greedy search (an early witness), up to half
-    for SAT asking for ever shorter witnesses on one incremental model, the rest
-    for SAT raising the lower bound k = lower, lower + 1, ... on small fresh models.
+    Budget: a tenth for a randomised greedy search (an early witness), then SAT
+    asking for ever shorter witnesses on one incremental model (up to a third of
+    the budget when the greedy search found a witness, else and with ``method``
+    "cegar" half), the rest raising the lower bound
+    k = lower, lower + 1, ...: with "exact" (the default) by ``blocking.fewest_blocking``
+    (cell-set model, every placement of the tile from the start, half-turn
+    symmetry, counts per shape), with "cegar" (the first method) on small fresh
+    models.  A proven value v is proven by UNSAT at v - 1 (``stats["unsat_at"]``).
     Every witness is replayed from setup and checked by enumeration.
     """
+    if method not in ("exact", "cegar"):
+        raise UsageError(f"unknown method {method!r}; choose from exact, cegar")
     if tile not in edition.tiles:
         raise UsageError(f"unknown tile {tile!r}; the edition has: {' '.join(edition.tiles)}")
     t0 = time.monotonic()
@@ -582,9 +592,11 @@ def audit_tile(
     first = _TileBlocker(geo, tile, kmax)
     try:
         k = kmax if res.upper is None else res.upper - 1
-        while k >= res.lower and time.monotonic() < t0 + 0.5 * seconds:
+        # the exact method needs less of the budget, unless no witness is known yet
+        until = t0 + (0.5 if method == "cegar" or res.upper is None else 1 / 3) * seconds
+        while k >= res.lower and time.monotonic() < until:
             try:
-                r = attempt(first, k, t0 + 0.5 * seconds, 0)
+                r = attempt(first, k, until, 0)
             except SatTimeout:
                 break
             if r is False:
@@ -594,9 +606,12 @@ def audit_tile(
             k = res.upper - 1
     finally:
         done(first)
-    # Phase 2: raise the lower bound from below, a fresh small model per k.
+    if method == "exact":
+        _exact_phase(base, edition, res, deadline, stats)
+    # Phase 2 of "cegar": raise the lower bound from below, a fresh small model per k.
     k = res.lower
-    while k < (res.upper if res.upper is not None else kmax + 1) and time.monotonic() < deadline:
+    while (method == "cegar" and k < (res.upper if res.upper is not None else kmax + 1)
+           and time.monotonic() < deadline):
         blocker = _TileBlocker(geo, tile, k)
         try:
             r = attempt(blocker, k, deadline, 4)
@@ -612,9 +627,34 @@ def audit_tile(
         res.status = "proven"
     elif res.upper is None and res.lower > kmax:
         res.status = "proven"
+    if res.status == "proven":
+        stats["unsat_at"] = res.lower - 1
     res.stats = stats
     res.seconds = time.monotonic() - t0
     return res
+
+
+def _exact_phase(base: Garden, edition: HedgeMageEdition, res: TileAudit, deadline: float,
+                 stats: dict[str, int]) -> None:
+    """Raise ``res.lower`` with the exact method until it meets the best witness (or time runs out)."""
+    from gnomekit.solver.hedge_mage.blocking import fewest_blocking
+
+    if res.upper is not None and res.lower >= res.upper:
+        return
+    ans = fewest_blocking(base, edition, res.tile, res.max_before, deadline,
+                          known=res.sequence if res.upper is not None else None, lower=res.lower)
+    res.lower = max(res.lower, ans.lower)
+    for key in ("sat_calls", "guesses", "path_cuts", "ground_cuts"):
+        stats[f"exact_{key}"] = ans.stats.get(key, 0)
+    if ans.upper is not None and (res.upper is None or ans.upper < res.upper):
+        seq = order_for_replay(base, ans.placements)
+        if seq is None:  # pragma: no cover - the exact method only answers connected gardens
+            raise RuntimeError(f"blocking set for {res.tile} has split ground")
+        g = replay(base, edition, seq)
+        if legal_placements(g, edition.tiles[res.tile]).placements:  # pragma: no cover - a solver bug
+            raise RuntimeError(f"blocking set for {res.tile} leaves it a legal placement")
+        res.sequence, res.upper = seq, len(seq)
+        res.garden = replace(g, tile=res.tile, round=len(seq) + 1)
 
 
 def _greedy_witness(sim: _Sim, tile: str, kmax: int, rng: random.Random, until: float,
@@ -666,21 +706,30 @@ def _far_apart(g: Garden, legal: Sequence[Placement], n: int) -> list[Placement]
     return out
 
 
+def _tile_task(base: Garden, edition: HedgeMageEdition, seconds: float, tile: str) -> TileAudit:
+    """One task of ``audit_tiles`` (top level, so a worker process or Ray can run it)."""
+    return audit_tile(base, edition, tile, seconds)
+
+
 def audit_tiles(
     base: Garden,
     edition: HedgeMageEdition,
     tiles: Sequence[str] | None = None,
     seconds_per_tile: float = 60.0,
-    progress: Callable[[TileAudit], None] | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    backend: Backend | None = None,
 ) -> list[TileAudit]:
-    """``audit_tile`` for each tile (all tiles of the edition by default)."""
-    out = []
-    for t in tiles if tiles is not None else list(edition.tiles):
-        a = audit_tile(base, edition, t, seconds_per_tile)
-        out.append(a)
-        if progress is not None:
-            progress(a)
-    return out
+    """``audit_tile`` for each tile (all tiles of the edition by default), one task a tile on ``backend``.
+
+    In the tiles' order.  BatchError when a task raised or the run was interrupted (its
+    ``partial``: the tiles that finished).
+    """
+    names = list(tiles) if tiles is not None else list(edition.tiles)
+    batch = run_batch(partial(_tile_task, base, edition, seconds_per_tile), names, backend, progress)
+    done = [a for _i, a in batch.items()]
+    if not batch.complete:
+        raise BatchError(batch, done)
+    return done
 
 
 # ---------------------------------------------------------------------------------------------
@@ -873,7 +922,8 @@ def simulate(
     games: int = 1000,
     seed: int = 0,
     policies: Sequence[str] = POLICIES,
-    progress: Callable[[str, int, int], None] | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    backend: Backend | None = None,
 ) -> list[PolicyStats]:
     """Play ``games`` games per policy from setup; count rounds with no legal placement.
 
@@ -882,35 +932,58 @@ def simulate(
     placement with the best lookahead score (``_Sim.plan_scores``; ties at
     random) and uses the 2x1 substitution only to avoid a dead round.  Game i
     uses the same deck under every policy.
+
+    One task a game on ``backend``; game i's randomness comes from (seed, i) alone, so
+    the figures do not depend on the backend.  BatchError when a task raised or the run
+    was interrupted (its ``partial``: the figures over the games that finished).
     """
     for pol in policies:
         if pol not in POLICIES:
             raise UsageError(f"unknown policy {pol!r}; choose from {', '.join(POLICIES)}")
     if games < 0:
         raise UsageError("games must be 0 or more")
-    sim = _Sim(base, edition)
-    out = []
-    for pol in policies:
-        st = PolicyStats(pol)
-        t0 = time.monotonic()
-        for i in range(games):
-            deck_rng, pol_rng = game_rngs(seed, i)
-            deck = deal_deck(edition, deck_rng)
-            dead, laid, used_sub = sim.play(deck, pol, pol_rng)
-            st.games += 1
-            st.substitutions += int(used_sub)
-            if dead:
-                st.games_with_dead_round += 1
-                for r in dead:
-                    st.dead_rounds[r] = st.dead_rounds.get(r, 0) + 1
-                st.first_dead_round[dead[0]] = st.first_dead_round.get(dead[0], 0) + 1
-                if st.witness is None:
-                    st.witness = _sim_witness(base, edition, seed, i, deck, laid, dead[0])
-            if progress is not None and ((i + 1) % 50 == 0 or i + 1 == games):
-                progress(pol, i + 1, games)
-        st.seconds = time.monotonic() - t0
-        out.append(st)
-    return out
+    jobs = [(pol, i) for pol in policies for i in range(games)]
+    workers = 1 if backend is None else backend.jobs
+    batch = run_batch(partial(_sim_game, base, edition, seed), jobs, backend, progress,
+                      chunk=auto_chunk(len(jobs), workers))
+    out = {pol: PolicyStats(pol) for pol in policies}
+    for k, (dead, laid, used_sub, deck, secs) in batch.items():
+        pol, i = jobs[k]
+        st = out[pol]
+        st.games += 1
+        st.seconds += secs
+        st.substitutions += int(used_sub)
+        if dead:
+            st.games_with_dead_round += 1
+            for r in dead:
+                st.dead_rounds[r] = st.dead_rounds.get(r, 0) + 1
+            st.first_dead_round[dead[0]] = st.first_dead_round.get(dead[0], 0) + 1
+            if st.witness is None:
+                st.witness = _sim_witness(base, edition, seed, i, deck, laid, dead[0])
+    stats = list(out.values())
+    if not batch.complete:
+        raise BatchError(batch, stats)
+    return stats
+
+
+_SIM_CACHE: list[Any] = []  # (base, edition, _Sim): the last simulator built in this process
+
+
+def _sim_game(base: Garden, edition: HedgeMageEdition, seed: int, job: tuple[str, int]
+              ) -> tuple[list[int], list[Placement | None], bool, list[str], float]:
+    """One simulated game (a task): dead rounds, placements, substitution used, the deck, seconds.
+
+    The simulator is built once per process and garden (a chunk of games shares it).
+    """
+    t0 = time.monotonic()
+    if not _SIM_CACHE or _SIM_CACHE[0] is not base or _SIM_CACHE[1] is not edition:
+        _SIM_CACHE[:] = [base, edition, _Sim(base, edition)]
+    sim: _Sim = _SIM_CACHE[2]
+    pol, i = job
+    deck_rng, pol_rng = game_rngs(seed, i)
+    deck = deal_deck(edition, deck_rng)
+    dead, laid, used_sub = sim.play(deck, pol, pol_rng)
+    return dead, laid if dead else [], used_sub, deck if dead else [], time.monotonic() - t0
 
 
 def _sim_witness(base: Garden, edition: HedgeMageEdition, seed: int, game: int, deck: list[str],

@@ -28,8 +28,9 @@ Decisions where the rulebook is silent (docs/rules/hedge-mage-running.md, "Whole
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from gnomekit.models.core.errors import UsageError
@@ -64,6 +65,7 @@ from gnomekit.models.hedge_mage.running import (
 from gnomekit.models.hedge_mage.running_notation import action_to_text, parse_action
 from gnomekit.models.hedge_mage.scoring import ScoreBreakdown, final_score, winners
 from gnomekit.models.hedge_mage.setup import deal_deck, tunnels_for
+from gnomekit.solver.core.batch import Backend, BatchError, Progress, run_batch
 from gnomekit.solver.core.result import Status
 from gnomekit.solver.hedge_mage.best import best_points, hint, tile_options
 from gnomekit.solver.hedge_mage.running import merge_plan, solve_run, successors
@@ -651,6 +653,33 @@ def play_game(ed: HedgeMageEdition, players: int, seed: int, policy: str = "rand
         end = game.over()
         if end:
             return _finish(game, record, end)
+
+
+def _game_task(ed: HedgeMageEdition, players: int, policy: str, enchantments: tuple[str, ...] | None,
+               max_states: int, seed: int) -> GameResult:
+    """One game of ``play_games`` (top level, so a worker process or Ray can run it)."""
+    return play_game(ed, players, seed, policy, enchantments, max_states)
+
+
+def play_games(ed: HedgeMageEdition, players: int, seeds: Sequence[int], policy: str = "random",
+               enchantments: tuple[str, ...] | None = None, max_states: int = DEFAULT_MAX_STATES,
+               backend: Backend | None = None, progress: Callable[[Progress], None] | None = None
+               ) -> list[GameResult]:
+    """``play_game`` for each seed, one task a game on ``backend``; the results in the seeds' order.
+
+    Each game depends only on its seed, so the results do not depend on the backend.
+    BatchError when a game raised or the run was interrupted (its ``partial``: the games
+    that finished, in order).
+    """
+    if policy not in POLICIES:
+        raise UsageError(f"unknown policy {policy!r}; choose from {', '.join(POLICIES)}", text=policy)
+    if seeds:
+        setup_game(ed, players, seeds[0], enchantments)  # bad players or cards: a usage error here, not in a task
+    batch = run_batch(partial(_game_task, ed, players, policy, enchantments, max_states), seeds, backend, progress)
+    done = [r for _i, r in batch.items()]
+    if not batch.complete:
+        raise BatchError(batch, done)
+    return done
 
 
 # ---------------------------------------------------------------------------------------------

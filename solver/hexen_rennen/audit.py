@@ -7,12 +7,15 @@ witch could move, and games where some player could never move at all.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from gnomekit.models.hexen_rennen.edition import HexenEdition
 from gnomekit.models.hexen_rennen.notation import position_to_json, turn_to_text
 from gnomekit.models.hexen_rennen.turn import Rules
+from gnomekit.solver.core.batch import Backend, BatchError, Progress, run_batch
 from gnomekit.solver.hexen_rennen.play import play_game
 
 
@@ -52,35 +55,74 @@ class Audit:
         return "\n".join(lines)
 
 
+@dataclass
+class _GameFigures:
+    """One game's share of the audit (a task's answer): counts and its first witnesses."""
+
+    finished: bool
+    turns: int
+    scores: dict[str, int]
+    longest: dict[str, Any] | None
+    forced: int
+    forced_witness: dict[str, Any] | None
+    passes: int
+    pass_witness: dict[str, Any] | None
+    never_moved: list[str]
+
+
+def _game_figures(edition: HexenEdition, players: int, policy: str, rules: Rules | None, max_turns: int,
+                  g: int) -> _GameFigures:
+    """Play game ``g`` (its seed) and collect its figures (top level: a worker process or Ray runs it)."""
+    rec = play_game(edition, players, g, policy, rules, max_turns)
+    out = _GameFigures(rec.finished, 0, rec.scores(), None, 0, None, 0, None, [])
+    moved: dict[str, bool] = {c: False for c in rec.start.players}
+    pos = rec.start
+    for i, (clan, p) in enumerate(rec.turns, start=1):
+        out.turns += 1
+        wit = {"seed": g, "turn_no": i, "clan": clan, "roll": p.roll, "turn": turn_to_text(p.plan),
+               "chain": p.chain, "landings": len(p.steps), "position": position_to_json(pos, edition)}
+        if p.plan.witch is None:
+            out.passes += 1
+            out.pass_witness = out.pass_witness or wit
+        else:
+            moved[clan] = True
+        nf = sum(1 for s in p.steps if s.forced and s.chooser is not None and s.choice is not None
+                 and s.kind in ("own-symbol", "other-symbol"))
+        if nf:
+            out.forced += nf
+            out.forced_witness = out.forced_witness or wit
+        if out.longest is None or len(p.steps) > out.longest["landings"]:
+            out.longest = wit
+        pos = p.final
+    out.never_moved = [c for c, m in moved.items() if not m]
+    return out
+
+
 def audit(edition: HexenEdition, games: int, players: int, seed: int = 0, policy: str = "random",
-          rules: Rules | None = None, max_turns: int = 1000) -> Audit:
-    """Play ``games`` games (seeds seed, seed+1, ...) and collect the statistics above."""
+          rules: Rules | None = None, max_turns: int = 1000, backend: Backend | None = None,
+          progress: Callable[[Progress], None] | None = None) -> Audit:
+    """Play ``games`` games (seeds seed, seed+1, ...) and collect the statistics above.
+
+    One task a game on ``backend``, combined in seed order (the first witness is the first
+    game's), so the answer does not depend on the backend.  BatchError when a game raised
+    or the run was interrupted (its ``partial``: the Audit of the games that finished).
+    """
+    task = partial(_game_figures, edition, players, policy, rules, max_turns)
+    batch = run_batch(task, range(seed, seed + games), backend, progress)
     a = Audit()
-    for g in range(seed, seed + games):
-        rec = play_game(edition, players, g, policy, rules, max_turns)
+    for k, f in batch.items():
         a.games += 1
-        a.finished += rec.finished
-        a.scores.append(rec.scores())
-        moved: dict[str, bool] = {c: False for c in rec.start.players}
-        pos = rec.start
-        for i, (clan, p) in enumerate(rec.turns, start=1):
-            a.turns += 1
-            wit = {"seed": g, "turn_no": i, "clan": clan, "roll": p.roll, "turn": turn_to_text(p.plan),
-                   "chain": p.chain, "landings": len(p.steps), "position": position_to_json(pos, edition)}
-            if p.plan.witch is None:
-                a.passes += 1
-                a.pass_witness = a.pass_witness or wit
-            else:
-                moved[clan] = True
-            nf = sum(1 for s in p.steps if s.forced and s.chooser is not None and s.choice is not None
-                     and s.kind in ("own-symbol", "other-symbol"))
-            if nf:
-                a.forced += nf
-                a.forced_witness = a.forced_witness or wit
-            if a.longest is None or len(p.steps) > a.longest["landings"]:
-                a.longest = wit
-            pos = p.final
-        never = [c for c, m in moved.items() if not m]
-        if never:
-            a.never_moved.append({"seed": g, "clans": never})
+        a.finished += f.finished
+        a.scores.append(f.scores)
+        a.turns += f.turns
+        a.passes += f.passes
+        a.pass_witness = a.pass_witness or f.pass_witness
+        a.forced += f.forced
+        a.forced_witness = a.forced_witness or f.forced_witness
+        if f.longest is not None and (a.longest is None or f.longest["landings"] > a.longest["landings"]):
+            a.longest = f.longest
+        if f.never_moved:
+            a.never_moved.append({"seed": seed + k, "clans": f.never_moved})
+    if not batch.complete:
+        raise BatchError(batch, a)
     return a

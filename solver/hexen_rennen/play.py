@@ -19,7 +19,9 @@ The record holds the seed, the setup and every turn (roll and turn notation), so
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from gnomekit.models.hexen_rennen.edition import HexenEdition
@@ -37,6 +39,7 @@ from gnomekit.models.hexen_rennen.turn import (
     movable_witches,
     replay,
 )
+from gnomekit.solver.core.batch import Backend, BatchError, Progress, run_batch
 from gnomekit.solver.hexen_rennen.expect import BudgetExceeded, ExpectSearch
 
 SOLVER_BUDGET = 20000
@@ -144,6 +147,28 @@ def play_game(edition: HexenEdition, players: int, seed: int, policy: str = "gre
         rec.finished = bool(pos.finished_clans(edition))
     rec.final = pos
     return rec
+
+
+def _summary_task(edition: HexenEdition, players: int, policy: str, rules: Rules | None, max_turns: int,
+                  seed: int) -> dict[str, Any]:
+    """One game of ``play_games``: its JSON without the start and final positions (a worker's task)."""
+    data = play_game(edition, players, seed, policy, rules, max_turns).to_json()
+    return {k: v for k, v in data.items() if k not in ("start", "final")}
+
+
+def play_games(edition: HexenEdition, players: int, seeds: Iterable[int], policy: str = "greedy",
+               rules: Rules | None = None, max_turns: int = 1000, backend: Backend | None = None,
+               progress: Callable[[Progress], None] | None = None) -> list[dict[str, Any]]:
+    """Many games, one task each on ``backend``: each game's JSON (``GameRecord.to_json`` less its
+    start and final positions, which ``new --seed`` and the record give back), in the seeds' order.
+
+    BatchError when a game raised or the run was interrupted (its ``partial``: those that finished).
+    """
+    batch = run_batch(partial(_summary_task, edition, players, policy, rules, max_turns), seeds, backend, progress)
+    done = [r for _i, r in batch.items()]
+    if not batch.complete:
+        raise BatchError(batch, done)
+    return done
 
 
 def replay_record(rec: GameRecord) -> Position:
