@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gnomekit.models.core.errors import GnomekitError, UsageError
+from gnomekit.models.core.text import undecodable
 
 OK, NO, BAD = 0, 1, 2
 
@@ -49,7 +50,8 @@ def read_source(path: str) -> tuple[str, str]:
     except IsADirectoryError:
         raise UsageError(f"is a directory, expected a position file: {path}", source=path) from None
     except UnicodeDecodeError as exc:
-        raise UsageError(f"not UTF-8 text (byte {exc.start})", source=path) from None
+        message, line, column = undecodable(exc)
+        raise UsageError(message, source=path, line=line, column=column) from None
     except OSError as exc:
         raise UsageError(f"cannot read: {exc.strerror}", source=path) from None
 

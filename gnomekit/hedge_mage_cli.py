@@ -20,7 +20,7 @@ from gnomekit import hedge_mage_round_cli as round_cli
 from gnomekit import hedge_mage_run_cli as run_cli
 from gnomekit import hedge_mage_solve_cli as solve_cli
 from gnomekit.common import NO, OK, Answer, read_source
-from gnomekit.hedge_mage_solve_cli import position_name
+from gnomekit.hedge_mage_solve_cli import about_position
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.core.protocol import Game, Position
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
@@ -133,8 +133,7 @@ def moves_answer(pos: GardenPosition, args: argparse.Namespace) -> Answer:
         tiles = list(dict.fromkeys(tiles_for(g, ed, args.tile, source="--tile")))  # a tile named twice: once
     except UsageError as exc:
         if args.tile is None:  # no tile named and none revealed: that is about the position file
-            raise UsageError(f"{exc.message}; name one with --tile T (or all)",
-                             source=position_name(args)) from None
+            raise about_position(UsageError(f"{exc.message}; name one with --tile T (or all)"), args) from None
         raise
     kept_note = ""
     if args.tile is None:  # the tile to place this round: the kept tile when the card names the given-away one
@@ -296,6 +295,7 @@ class HedgeMageCLI(GameCLI):
         if getattr(args, "phase", None) == "round" and not getattr(args, "rival", None):
             raise UsageError("--phase round needs --rival FILE: the rival's garden where your mages run (a running "
                              "position from `to-run`, or a garden)", source="--phase round")
+        args.position_text = text  # to locate later complaints about the garden as a whole
         return GardenPosition(game, read_garden(text, source, ed))
 
     def position_answer(self, pos: Position, args: argparse.Namespace, note: str = "") -> Answer:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from typing import Any
 
 from gnomekit.common import NO, OK, Answer
-from gnomekit.models.core.errors import UsageError
+from gnomekit.models.core.errors import GnomekitError, UsageError
+from gnomekit.models.core.jsonpos import loads_with_positions
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.game import GardenPosition
 from gnomekit.models.hedge_mage.notation import draw_marked, placement_to_text
@@ -39,6 +41,36 @@ def position_name(args: argparse.Namespace) -> str:
     """The name read_source gives the position argument (for errors about the garden as a whole)."""
     return "<stdin>" if args.position == "-" else str(args.position)
 
+
+def tile_place(args: argparse.Namespace) -> tuple[int | None, int | None]:
+    """Line and column where the position file gives its revealed tile, or where that line belongs.
+
+    For errors about the revealed tile (there is none); ``(None, None)`` when the text is not at hand.
+    """
+    text = getattr(args, "position_text", None)
+    if not isinstance(text, str):
+        return None, None
+    if text.lstrip().startswith("{"):
+        try:
+            _, places = loads_with_positions(text, "")
+        except GnomekitError:
+            return None, None
+        return places.get(("tile",), (1, 1))
+    lines = text.splitlines()
+    for i, line in enumerate(lines, start=1):
+        m = re.match(r"\s*tile\s*:\s*", line.split("#", 1)[0])
+        if m:
+            return i, m.end() + 1
+    header = next((i for i, ln in enumerate(lines, start=1) if ln.strip() and not ln.lstrip().startswith("#")), 1)
+    return header + 1, 1  # no tile line: it belongs after the header (missing means '-')
+
+
+def about_position(exc: UsageError, args: argparse.Namespace) -> UsageError:
+    """A solver's complaint about the garden as a whole, located in the position file (at its tile line
+    when it is about the revealed tile)."""
+    place = tile_place(args) if "no revealed tile" in exc.message else (None, None)
+    exc.located(position_name(args), *place)
+    return exc
 
 
 
@@ -200,7 +232,7 @@ def solve_answer(pos: GardenPosition, args: argparse.Namespace) -> Answer:
         else:
             res = best_block(g, ed, method=args.method or "enumerate", substitution=sub)
     except UsageError as exc:  # e.g. no revealed tile: that is about the position file
-        raise exc.located(source=position_name(args)) from None
+        raise about_position(exc, args) from None
     return choice_answer(res, g, ed)
 
 
@@ -209,12 +241,12 @@ def hint_answer(pos: GardenPosition, args: argparse.Namespace) -> Answer:
     g, ed = pos.garden, pos.game.edition
     for option, value in (("--block-weight", args.block_weight), ("--alternatives", args.alternatives)):
         if value < 0:  # worded (and located) as it always was; the library names its parameters
-            raise UsageError(f"{option} must be 0 or more", source=position_name(args))
+            raise UsageError(f"{option} must be 0 or more", source=option)
     try:
         res = hint(g, ed, block_weight=args.block_weight, alternatives=args.alternatives,
                    substitution=not args.no_substitution)
     except UsageError as exc:
-        raise exc.located(source=position_name(args)) from None
+        raise about_position(exc, args) from None
     h: Hint = res.witness
     best = h.best
     data: dict[str, Any] = {

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gnomekit.models.core.errors import EditionError
+from gnomekit.models.core.text import undecodable
 
 _TOML_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 
@@ -88,11 +89,9 @@ def read_toml_file(path: str | Path) -> TomlSource:
     except OSError as exc:
         raise EditionError(f"cannot read edition file: {exc.strerror}", source=str(path)) from None
     except UnicodeDecodeError as exc:  # a binary or non-UTF-8 file: located, never a traceback
-        head = exc.object[: exc.start]
-        line = head.count(b"\n") + 1
-        col = exc.start - (head.rfind(b"\n") + 1) + 1
-        raise EditionError(f"expected UTF-8 TOML text, found byte 0x{exc.object[exc.start]:02x}",
-                           source=str(path), line=line, column=col) from None
+        message, line, col = undecodable(exc)
+        raise EditionError(message.replace("UTF-8 text", "UTF-8 TOML text"), source=str(path), line=line,
+                           column=col) from None
     return parse_toml(text, str(path))
 
 

@@ -51,7 +51,10 @@ class GnomekitError(ValueError):
         return ":".join(parts)
 
     def __str__(self) -> str:
-        msg = f"{self.where()}: {self.message}"
+        if self.source is None and self.line is None and self.message.startswith("--"):
+            msg = self.message  # about an option, which the message names: no "<input>" to point at
+        else:
+            msg = f"{self.where()}: {self.message}"
         if self.text is not None:
             msg += f" (found {self.text!r})"
         return msg

@@ -37,3 +37,13 @@ def format_problem(value: object, *, in_json: bool = False) -> str | None:
     kind = " (a whole number)" if in_json else ""
     return (f"format {FORMAT_VERSION}{kind}, the only position format this gnomekit reads "
             "(a file of a newer format needs a newer gnomekit)")
+
+
+def undecodable(exc: UnicodeDecodeError) -> tuple[str, int, int]:
+    """What to say of a file that is not UTF-8, and the line and column of its first bad byte."""
+    data = exc.object if isinstance(exc.object, bytes | bytearray) else b""
+    head = data[: exc.start]
+    line = head.count(b"\n") + 1
+    column = exc.start - (head.rfind(b"\n") + 1) + 1
+    found = f"byte 0x{data[exc.start]:02x}" if exc.start < len(data) else "a cut-short character"
+    return f"expected UTF-8 text, found {found}", line, column

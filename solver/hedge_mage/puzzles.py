@@ -29,6 +29,7 @@ from typing import Any
 from gnomekit.models.core.edition import parse_toml
 from gnomekit.models.core.errors import EditionError, GnomekitError, NotationError
 from gnomekit.models.core.grid import Cell
+from gnomekit.models.core.text import undecodable
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
 from gnomekit.models.hedge_mage.notation import (
     cell_token,
@@ -177,7 +178,8 @@ def load_puzzle(path: str | Path, edition: HedgeMageEdition | None = None) -> Pu
     except OSError as exc:
         raise NotationError(f"cannot read puzzle file: {exc.strerror}", source=source) from None
     except UnicodeDecodeError as exc:
-        raise NotationError(f"not UTF-8 text (byte {exc.start})", source=source) from None
+        message, line, column = undecodable(exc)
+        raise NotationError(message, source=source, line=line, column=column) from None
     try:
         data = parse_toml(text, source).data
     except EditionError as exc:

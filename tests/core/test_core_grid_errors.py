@@ -78,3 +78,9 @@ def test_error_where_and_located() -> None:
     assert NotationError("bad", source="f", column=4).where() == "f"  # a column needs a line
     e = NotationError("bad", line=5)
     assert e.located("x.json", 9, 2) is e and (e.source, e.line, e.column) == ("x.json", 5, 2)
+
+
+def test_an_option_error_names_the_option_not_an_input() -> None:
+    assert str(UsageError("--turns must be 0 or more")) == "--turns must be 0 or more"
+    assert str(UsageError("--turns must be 0 or more", source="g.txt")) == "g.txt: --turns must be 0 or more"
+    assert str(UsageError("no placements")) == "<input>: no placements"

@@ -14,7 +14,7 @@ from gnomekit.models.hedge_mage.running_notation import read_run, run_to_json, r
 
 import gnomekit
 
-GAMES = ["hedge-mage", "gnomes-at-midnight", "hexen-rennen"]
+GAMES = ["hedge-mage", "gnome-hollow", "gnomes-at-midnight", "hexen-rennen"]
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
 

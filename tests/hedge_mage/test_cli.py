@@ -23,8 +23,8 @@ from tests.hedge_mage.hm_reference import PERFT_DIR
 ED = default_edition()
 POS = PERFT_DIR / "positions"
 GARDEN_KEYS = {"rows", "cols", "hedges", "bonus_sigils", "tunnels", "gnomes", "mages", "springshrooms", "tile"}
-ALL_GARDEN_KEYS = GARDEN_KEYS | {"game", "format", "edition", "round", "remaining_tiles", "substitution_used", "kept_tile",
-                                 "held_bonus_sigils"}
+ALL_GARDEN_KEYS = GARDEN_KEYS | {"game", "format", "edition", "round", "remaining_tiles", "substitution_used",
+                                 "kept_tile", "held_bonus_sigils"}
 HM = ["hedge-mage"]
 
 
@@ -353,7 +353,7 @@ def test_not_utf8(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     p = tmp_path / "latin1.txt"
     p.write_bytes("hedge-mage garden\nsize: 2x2 \xe9\n".encode("latin-1"))
     code, _, err = run(capsys, "show", str(p))
-    assert code == 2 and "not UTF-8" in err
+    assert code == 2 and f"{p}:2:11: expected UTF-8 text, found byte 0xe9" in err  # the byte's line and column
 
 
 def test_bad_edition_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -276,10 +276,13 @@ def test_empty_or_repeated_tile_lists(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_no_revealed_tile_names_the_position(tmp_path: Path, new_json: dict[str, Any],
                                              capsys: pytest.CaptureFixture[str]) -> None:
     p = tmp_path / "null.json"
-    p.write_text(json.dumps({**new_json, "tile": None}))
+    p.write_text(json.dumps({**new_json, "tile": None}, indent=2))
+    line, column = next((i, ln.index("null") + 1) for i, ln in enumerate(p.read_text().splitlines(), 1)
+                        if '"tile": null' in ln)
     for verb in (["moves"], ["solve"], ["solve", "--goal", "block"], ["hint"]):
         code, _, err = run(capsys, verb[0], str(p), *verb[1:])
-        assert code == 2 and err.startswith(f"gnomekit: error: {p}: ") and "no revealed tile" in err
+        assert code == 2 and err.startswith(f"gnomekit: error: {p}:") and "no revealed tile" in err
+        assert f"{p}:{line}:{column}: " in err  # the "tile" value of the JSON file
     code, out, _ = run(capsys, "moves", str(p), "--tile", "D2", "--count")
     assert code == 0 and int(out) > 0
 

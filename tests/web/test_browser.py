@@ -88,9 +88,13 @@ def browser() -> Iterator[Any]:
 
 
 def wait_for(driver: Any, what: Any, message: str) -> Any:
+    """Poll ``what`` until it holds; an element replaced while it was read (the page redraws the picture
+    when an answer arrives) is read again at the next poll rather than failing the test."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, WAIT, poll_frequency=0.1).until(what, message)
+    return WebDriverWait(driver, WAIT, poll_frequency=0.1,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(what, message)
 
 
 def open_game(driver: Any, url: str, game: str) -> None:
