@@ -60,7 +60,7 @@ class MidnightCLI(GameCLI):
             solve_options(p)
         elif verb == "hint":
             p.add_argument("--depth", type=int, default=3, metavar="N", help="own turns searched (default 3)")
-            p.add_argument("--decks", choices=["open", "hidden"], default="open")
+            p.add_argument("--decks", choices=["open", "hidden"], default=None, help=DECKS_HELP)
             budget_options(p)
 
     def late_options(self, verb: str, p: argparse.ArgumentParser) -> None:
@@ -93,6 +93,10 @@ class MidnightCLI(GameCLI):
         pos = super().read(api.game(self.name, args.edition), text, source, args)
         assert isinstance(pos, MidnightPosition)
         args.assumed = assumed_decks(text, pos.state)
+        if getattr(args, "decks", "") is None:  # solve/hint without --decks: open when the orders are known
+            args.decks = "hidden" if args.assumed else "open"
+            if args.assumed:
+                args.assumed.append(HIDDEN_BY_DEFAULT)
         for a in args.assumed:  # stated, not silent: a warning line (stderr keeps the output readable back)
             sys.stderr.write(f"gnomekit: warning: {source}: {a}\n")
         if pos.afterstate:  # the command line answers between turns: the rules layer's reader says why not
@@ -388,11 +392,16 @@ def _tablebase_answer(pos: State, ed: MidnightEdition, args: argparse.Namespace)
     return Answer(_assumed(data, args), "\n".join(lines), OK if value == "win" else NO)
 
 
+DECKS_HELP = ("open: the deck orders are known; hidden: every flip is chance (default: open when the "
+              "position gives both deck lines, else hidden)")
+HIDDEN_BY_DEFAULT = ("the deck orders are not all given, so the search treats every flip as chance "
+                     "(hidden decks); --decks open searches with the assumed orders instead")
+
+
 def solve_options(p: argparse.ArgumentParser) -> None:
     """The options of ``solve``: the search's depth and decks, or the tablebase and its deck cycles."""
     p.add_argument("--depth", type=int, default=3, metavar="N", help="own turns (default 3)")
-    p.add_argument("--decks", choices=["open", "hidden"], default="open",
-                   help="open: deck orders known (default); hidden: every flip is chance")
+    p.add_argument("--decks", choices=["open", "hidden"], default=None, help=DECKS_HELP)
     budget_options(p)
     p.add_argument("--probability", action="store_true",
                    help="also the win probability within N turns (uniform flips, opponent minimising)")

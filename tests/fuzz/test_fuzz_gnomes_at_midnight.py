@@ -330,5 +330,12 @@ def test_missing_json_decks_are_a_stated_assumption(tmp_path: Path) -> None:
     del data["decks"], data["decks_unknown"]
     path = tmp_path / "pos.json"
     path.write_text(json.dumps(data))
-    o = run([CLI, "solve", str(path), "--depth", "1", "--json"])
+    o = run([CLI, "solve", str(path), "--depth", "1", "--json", "--decks", "open"])
     assert o.code in (0, 1) and o.err.count("warning:") == 2 and len(json.loads(o.out)["assumed"]) == 2
+    # Without --decks, orders nobody gave are not searched as if known: hidden decks, and it says so.
+    o = run([CLI, "solve", str(path), "--depth", "1", "--json"])
+    data = json.loads(o.out)
+    assert o.code in (0, 1) and o.err.count("warning:") == 3 and len(data["assumed"]) == 3
+    assert data["decks"] == "hidden" and "hidden decks" in data["assumed"][2]
+    full = run([CLI, "solve", str(EXAMPLE), "--depth", "1", "--json"])  # both deck lines given: open decks
+    assert json.loads(full.out)["decks"] == "open" and full.err == ""
