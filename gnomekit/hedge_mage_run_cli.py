@@ -129,6 +129,9 @@ def solve_answer(position: RunningPosition, woke: list[Event], args: argparse.Na
         from gnomekit.solver.hedge_mage.run_encoding import solve_run_encoding
         res = solve_run_encoding(pos, ed, time_limit=args.time_limit, shortest=True)
     else:
+        if getattr(args, "time_limit", None) is not None:  # not silently ignored
+            raise UsageError("--time-limit applies to --run-method encoding; the running search is bounded by "
+                             "--max-states")
         shown = None if args.json else _progress_line()
         res = solve_run(pos, ed, max_states=budget(args.max_states, "--max-states"), progress=shown)
         _done(shown)
@@ -137,7 +140,9 @@ def solve_answer(position: RunningPosition, woke: list[Event], args: argparse.Na
     optimal = res.status == Status.OPTIMAL
     if not optimal and res.witness is None:
         data.update({"rescued": None, "points": None, "plan": None, "reason": res.stats.get("reason")})
-        return Answer(data, f"unknown: {res.stats.get('reason')} ({res.stats.get('states')} states)", NO)
+        states = res.stats.get("states")
+        counted = f" ({states} states)" if states is not None else f" ({res.seconds:.1f} s)"
+        return Answer(data, f"unknown: {res.stats.get('reason')}{counted}", NO)
     plan = res.witness
     rep = execute_plan(pos, ed, plan)
     if not rep.legal:  # pragma: no cover - the search only uses legal actions

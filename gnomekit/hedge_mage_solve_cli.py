@@ -225,6 +225,9 @@ def solve_answer(pos: GardenPosition, args: argparse.Namespace) -> Answer:
         if notes:
             ans.text = "\n".join([f"note: {n}" for n in notes] + [ans.text])
         return ans
+    if args.time_limit is not None:  # not silently ignored: the best placement has no time budget
+        raise UsageError("--time-limit applies to --plan (and to a running position's --run-method encoding); "
+                         "the best placement is found exactly, without a time limit")
     goal = args.goal or "points"
     try:
         if goal == "points":
@@ -320,7 +323,8 @@ def solve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", choices=["sat", "enumerate"],
                    help="default: sat for points and plans, enumerate for block")
     p.add_argument("--plan", metavar="T1,T2,...", help="can these tiles be placed in this order?")
-    p.add_argument("--time-limit", type=time_limit, metavar="SECONDS", help="for --plan")
+    p.add_argument("--time-limit", type=time_limit, metavar="SECONDS",
+                   help="for --plan, and a running position's --run-method encoding (refused elsewhere)")
     p.add_argument("--no-substitution", action="store_true", help="do not consider the 2x1 substitution")
 
 
