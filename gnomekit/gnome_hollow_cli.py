@@ -60,6 +60,17 @@ class HollowCLI(GameCLI):
             p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
         if verb in ("new", "random"):
             p.add_argument("--variant", action="append", metavar="NAME", help=VARIANT_HELP)
+            from gnomekit.models.gnome_hollow.setup import rule_option
+
+            def rule(text: str) -> str:  # checked here so that a mistake names --rule
+                try:
+                    rule_option(text, source="--rule")
+                except UsageError as exc:
+                    raise argparse.ArgumentTypeError(exc.message) from None
+                return text
+
+            p.add_argument("--rule", action="append", dest="variant", metavar="NAME=VALUE", type=rule,
+                           help="a reading of an open rule, e.g. claim=path (repeatable; docs/rules/gnome-hollow.md)")
         elif verb == "show":
             p.add_argument("--method", choices=["union-find", "networkx"], default="union-find", help=METHOD_HELP[verb])
         elif verb == "check":
@@ -93,6 +104,8 @@ class HollowCLI(GameCLI):
         from gnomekit import gnome_hollow_play_cli
 
         gnome_hollow_play_cli.register(verbs)
+        from gnomekit import gnome_hollow_audit_cli  # ``audit``: simulated whole games
+        gnome_hollow_audit_cli.register(verbs)
 
     # -- positions -------------------------------------------------------------------------------
     def position_answer(self, pos: Position, args: argparse.Namespace, note: str = "") -> Answer:
@@ -212,7 +225,7 @@ def _garden_networks(pos: Table, ed: GnomeHollowEdition, method: str
         from gnomekit.models.gnome_hollow.graph import garden_graph
 
         gg = garden_graph(ed, [(t.tile, t.cell, t.orientation) for t in pos.tiles if t.tile in ed.all_tiles],
-                          pos.option("wildflower_after_ring"))
+                          pos.option("wildflower_after_ring"), pos.option("wildflowers_join") == "yes")
         rings = list(gg.completed)
         opens = [(d, gg.open_ends(d.paths[0])) for d in gg.open_networks()]
     else:

@@ -605,6 +605,9 @@ class GnomeHollowPosition(ProtocolPosition):
                                        if ref in nets.path_elem and nets.root_of(ref) == r)
                             n_trades = len(ed.trades.get(sid, ()))
                             cands += [Act(gi, "signpost", at=k, trade=n) for n in range(1, n_trades + 1)]
+                elif after.option("claim") == "path":  # any path no other gnome stands on
+                    if not [i for i in holders.get(r, []) if i != my_index[gi] and self.start.gnomes[i].at == k]:
+                        cands.append(Act(gi, "claim", at=k))
                 elif not [i for i in holders.get(r, []) if i != my_index[gi]]:
                     cands.append(Act(gi, "claim", at=k))
         out = []

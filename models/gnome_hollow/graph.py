@@ -33,11 +33,13 @@ Node = tuple[Any, ...]
 class GardenGraph:
     """A garden's path network as a ``networkx.Graph``, built placement by placement."""
 
-    def __init__(self, edition: GnomeHollowEdition, wildflower_rule: str = "fresh") -> None:
+    def __init__(self, edition: GnomeHollowEdition, wildflower_rule: str = "fresh",
+                 wildflowers_join: bool = False) -> None:
         if wildflower_rule not in WILDFLOWER_RULES:
             raise ValueError(f"wildflower_after_ring must be one of {WILDFLOWER_RULES}")
         self.ed = edition
         self.rule = wildflower_rule
+        self.wild_join = wildflowers_join  # option wildflowers_join: adjacent wildflowers join
         self.graph = nx.Graph()
         self.grid: dict[Hex, tuple[Tile, int]] = {}
         self.generation: dict[Hex, int] = {}  # wildflower cell -> generation of its current hub
@@ -47,7 +49,7 @@ class GardenGraph:
 
     def copy(self) -> GardenGraph:
         other = GardenGraph.__new__(GardenGraph)
-        other.ed, other.rule = self.ed, self.rule
+        other.ed, other.rule, other.wild_join = self.ed, self.rule, self.wild_join
         other.graph = self.graph.copy()
         other.grid = dict(self.grid)
         other.generation = dict(self.generation)
@@ -78,7 +80,16 @@ class GardenGraph:
             for e in range(6):
                 n = neighbour(cell, e)
                 got = self.grid.get(n)
-                if got is None or got[0].wildflower:
+                if got is None:
+                    continue
+                if got[0].wildflower:
+                    if self.wild_join:
+                        if self._hub(n) in self.final:
+                            if self.rule == "dead-end":
+                                continue
+                            self.generation[n] += 1
+                            g.add_node(self._hub(n), open=0)
+                        g.add_edge(hub, self._hub(n))
                     continue
                 j = got[0].edge_path[got[1]][opposite(e)]
                 if j >= 0 and ("p", n, j) not in self.final:
@@ -120,7 +131,7 @@ class GardenGraph:
             comp = nx.node_connected_component(g, node)
             seen |= comp
             sub = g.subgraph(comp)
-            if sub.number_of_edges() == 0 or comp & self.final:
+            if sub.number_of_edges() == 0 or comp & self.final or all(x[0] == "h" for x in comp):
                 continue
             if any(g.nodes[x]["open"] > 0 for x in comp):
                 continue
@@ -187,9 +198,9 @@ class GardenGraph:
 
 
 def garden_graph(edition: GnomeHollowEdition, placements: list[tuple[str, Hex, int]],
-                 wildflower_rule: str = "fresh") -> GardenGraph:
+                 wildflower_rule: str = "fresh", wildflowers_join: bool = False) -> GardenGraph:
     """The graph of a garden, its tiles laid in placement order (the Stump first)."""
-    gg = GardenGraph(edition, wildflower_rule)
+    gg = GardenGraph(edition, wildflower_rule, wildflowers_join)
     for ident, cell, o in placements:
         gg.place(edition.tile(ident), cell, o)
     return gg

@@ -9,8 +9,12 @@ a pair-column set is one pair; ``many`` - any number of pairs of that colour as 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
+
+if TYPE_CHECKING:
+    from gnomekit.models.gnome_hollow.position import Position
 
 
 @dataclass(frozen=True)
@@ -73,15 +77,44 @@ def best_sale(edition: GnomeHollowEdition, mushrooms: dict[str, int], blocked: d
     return best[0], best_sets, compared
 
 
-def make_change(edition: GnomeHollowEdition, points: int) -> dict[str, int]:
-    """Treasure tokens worth ``points``, greedily from the most valuable kind (supply not limited)."""
+def make_change(edition: GnomeHollowEdition, points: int, supply: dict[str, int] | None = None) -> dict[str, int]:
+    """Treasure tokens worth ``points``, greedily from the most valuable kind.
+
+    ``supply`` (kind -> tokens left; None: not limited, the default reading) caps each kind; when the
+    supply cannot make ``points`` the tokens are worth less (option ``treasure_supply = "box"``).
+    """
     out: dict[str, int] = {}
     left = points
     for kind, (value, _count) in sorted(edition.treasures.items(), key=lambda kv: -kv[1][0]):
-        n, left = divmod(left, value)
+        n = left // value
+        if supply is not None:
+            n = min(n, max(0, supply.get(kind, 0)))
+        left -= n * value
         if n:
             out[kind] = n
     return out
+
+
+def supply_left(edition: GnomeHollowEdition, held: dict[str, int]) -> dict[str, int]:
+    """The treasure tokens still in the general supply: the box's count of each kind minus those held."""
+    return {k: count - held.get(k, 0) for k, (_value, count) in edition.treasures.items()}
+
+
+def treasure_supply(edition: GnomeHollowEdition, pos: Position) -> dict[str, int] | None:
+    """The treasure tokens a sale can be paid from: None (not limited) unless the position's option
+    ``treasure_supply`` is ``box``, then the box's count of each kind minus every player's tokens."""
+    if pos.option("treasure_supply") != "box":
+        return None
+    held: dict[str, int] = {}
+    for p in pos.players:
+        for k, n in p.treasures.items():
+            held[k] = held.get(k, 0) + n
+    return supply_left(edition, held)
+
+
+def paid_points(edition: GnomeHollowEdition, points: int, supply: dict[str, int] | None) -> int:
+    """What a sale worth ``points`` pays in treasure (``supply`` None: not limited)."""
+    return points if supply is None else treasure_points(edition, make_change(edition, points, supply))
 
 
 def treasure_points(edition: GnomeHollowEdition, treasures: dict[str, int]) -> int:

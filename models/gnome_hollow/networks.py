@@ -8,7 +8,8 @@ placement we know in O(alpha) whether a network closed and whether it holds a cy
 nodes, since the path graph is simple); its tiles and mushrooms are gathered when it closes.
 Rings are final: once a network closes with a cycle nothing joins it again; a wildflower in a
 completed ring gets a fresh hub for later path ends (option ``wildflower_after_ring = "fresh"``)
-or caps them (``"dead-end"``).
+or caps them (``"dead-end"``).  Two adjacent wildflower tiles do not join (option
+``wildflowers_join = "no"``) or join their hubs (``"yes"``).
 """
 
 from __future__ import annotations
@@ -40,11 +41,13 @@ class ClosedNetwork:
 class Networks:
     """Union-find over the paths and wildflower hubs of a garden (add-only)."""
 
-    def __init__(self, edition: GnomeHollowEdition, wildflower_rule: str = "fresh") -> None:
+    def __init__(self, edition: GnomeHollowEdition, wildflower_rule: str = "fresh",
+                 wildflowers_join: bool = False) -> None:
         if wildflower_rule not in WILDFLOWER_RULES:
             raise ValueError(f"wildflower_after_ring must be one of {WILDFLOWER_RULES}")
         self.ed = edition
         self.rule = wildflower_rule
+        self.wild_join = wildflowers_join
         self.ncol = len(edition.colours)
         self.cidx = {c: i for i, c in enumerate(edition.colours)}
         self.grid: dict[Hex, tuple[Tile, int]] = {}
@@ -104,6 +107,7 @@ class Networks:
         """An independent copy (flat lists, cheap enough for search)."""
         other = Networks.__new__(Networks)
         other.ed, other.rule, other.ncol, other.cidx = self.ed, self.rule, self.ncol, self.cidx
+        other.wild_join = self.wild_join
         other.grid = self.grid.copy()
         other.parent = self.parent[:]
         other.open = self.open[:]
@@ -262,7 +266,17 @@ class Networks:
         for e in range(6):
             n = neighbour(cell, e)
             got = self.grid.get(n)
-            if got is None or got[0].wildflower:
+            if got is None:
+                continue
+            if got[0].wildflower:
+                if self.wild_join:  # option wildflowers_join = "yes": hub to hub
+                    h2 = self.hub[n]
+                    if self.ring[self.find(h2)]:  # the neighbour is in a completed ring
+                        if self.rule == "dead-end":
+                            continue
+                        h2 = self._new(n, -1)
+                        self.hub[n] = h2
+                    self._join(h, h2)
                 continue
             u, uo = got
             j = u.edge_path[uo][opposite(e)]
@@ -275,15 +289,17 @@ class Networks:
         r = self.find(h)
         if self.joins[r] == 0 or self.open[r] > 0 or self.ring[r]:  # no join: a lone hub
             return []
+        if all(self.pidx[e] < 0 for e in self.members(r)):  # wildflowers only, no path: no network
+            return []
         if self.joins[r] >= self.nodes[r]:
             self.ring[r] = True
         return [self.describe(r)]
 
 
 def replay(edition: GnomeHollowEdition, placements: list[tuple[str, Hex, int]],
-           wildflower_rule: str = "fresh") -> tuple[Networks, list[ClosedNetwork]]:
+           wildflower_rule: str = "fresh", wildflowers_join: bool = False) -> tuple[Networks, list[ClosedNetwork]]:
     """Build the networks of a garden by placing its tiles in order; every network closed on the way."""
-    nets = Networks(edition, wildflower_rule)
+    nets = Networks(edition, wildflower_rule, wildflowers_join)
     closed: list[ClosedNetwork] = []
     for ident, cell, o in placements:
         closed += nets.place(edition.tile(ident), cell, o)

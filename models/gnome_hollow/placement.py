@@ -211,7 +211,8 @@ def check_sequence(
         from gnomekit.models.gnome_hollow.graph import garden_graph
 
         laid = [(t.tile, t.cell, t.orientation) for t in pos.tiles if t.tile in edition.all_tiles]
-        graph = garden_graph(edition, laid, pos.option("wildflower_after_ring"))
+        graph = garden_graph(edition, laid, pos.option("wildflower_after_ring"),
+                             pos.option("wildflowers_join") == "yes")
     mover = pos.mover.name
     claims: dict[int, list[Gnome]] = pos.claims(edition, nets)
     gnome_keys = [(g, g.at) for g in pos.gnomes if isinstance(g.at, tuple) and not g.down]
@@ -294,7 +295,10 @@ def check_sequence(
                 trees.append((idx, c))
                 continue
             members = set(c.paths)
-            names = sorted({g.player for g, k in gnome_keys if k in members})
+            # the mover first, then turn order from the mover (several claimants: option claim=path)
+            order = [q.name for q in pos.players]
+            names = sorted({g.player for g, k in gnome_keys if k in members},
+                           key=lambda n: ((order.index(n) - pos.to_move) % len(order) if n in order else len(order), n))
             claimant = names[0] if names else None
             if claimant is None:
                 rr = RingReport(len(rings) + 1, idx, c, None, None, mover, "pot")

@@ -141,7 +141,7 @@ class Position:
         if key not in cache:
             cache[key] = replay(edition, [(t.tile, t.cell, t.orientation) for t in self.tiles
                                           if t.tile in edition.all_tiles],
-                                self.option("wildflower_after_ring"))
+                                self.option("wildflower_after_ring"), self.option("wildflowers_join") == "yes")
         return cache[key]  # type: ignore[no-any-return]
 
     def claims(self, edition: GnomeHollowEdition, nets: Networks | None = None) -> dict[int, list[Gnome]]:
@@ -310,7 +310,7 @@ class Position:
                     out.append(m[3])
         for r, gs in self.claims(edition).items():
             del r
-            if len(gs) > 1:
+            if len(gs) > 1 and self.option("claim") == "network":  # option claim=path allows it
                 out.append("one unfinished network holds " + str(len(gs)) + " gnomes ("
                            + ", ".join(g.player for g in gs) + ")")
         return out
@@ -374,13 +374,24 @@ DEFAULT_OPTIONS: dict[str, str] = {
     "pair_sets": "one",
     "board": "standard",  # variant: "advanced" (the back of the player board, ring shapes)
     "trade_board": "off",  # variant: "on" (the Mushroom Trade Board, a trade at each signpost)
+    # open readings of the rulebook (docs/rules/gnome-hollow.md, "Rule options")
+    "claim": "network",  # "path": a gnome may claim any unoccupied path, even on a network holding a gnome
+    "wildflowers_join": "no",  # "yes": two adjacent wildflower tiles join their networks
+    "treasure_supply": "unlimited",  # "box": only the box's treasure tokens (edition counts) can be paid
+    "stuck_tiles": "place-fewer",  # "end-game": fewer than two offered tiles fit -> the end is triggered
 }
 OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "wildflower_after_ring": ("fresh", "dead-end"),
     "pair_sets": ("one", "many"),
     "board": ("standard", "advanced"),
     "trade_board": ("off", "on"),
+    "claim": ("network", "path"),
+    "wildflowers_join": ("no", "yes"),
+    "treasure_supply": ("unlimited", "box"),
+    "stuck_tiles": ("place-fewer", "end-game"),
 }
+#: The options that are readings of the rulebook's open questions (``new --rule NAME=VALUE``).
+RULE_OPTIONS = ("claim", "wildflowers_join", "stuck_tiles", "treasure_supply", "wildflower_after_ring", "pair_sets")
 # ``new --variant NAME`` -> the option it sets
 VARIANTS: dict[str, tuple[str, str]] = {
     "advanced-board": ("board", "advanced"),

@@ -22,7 +22,7 @@ from typing import Any
 from gnomekit.models.core.errors import IllegalMoveError
 from gnomekit.models.core.violation import Violation
 from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, RingColumn, row_shape
-from gnomekit.models.gnome_hollow.market import make_change, open_sales, treasure_points
+from gnomekit.models.gnome_hollow.market import make_change, open_sales, supply_left, treasure_points
 from gnomekit.models.gnome_hollow.networks import ClosedNetwork, PathKey
 from gnomekit.models.gnome_hollow.placement import Placement, check_sequence, legal_placements
 from gnomekit.models.gnome_hollow.position import FLOWERS, MARKET, Gnome, PlayerState, Position, markers_moved
@@ -376,7 +376,19 @@ def sell(t: _Table, who: str, sales: tuple[tuple[str, int], ...], g: Gains) -> N
             t.tokens[c] -= 1
         total += s.points
         g.notes.append(f"{who} sells {n} {c} for {s.points}")
-    for k, n in make_change(t.ed, total).items():
+    if t.pos.option("treasure_supply") == "box":  # option: only the tokens left in the box's supply
+        held: dict[str, int] = {}
+        for d in t.players.values():
+            for k, n in d["treasures"].items():
+                held[k] = held.get(k, 0) + n
+        change = make_change(t.ed, total, supply_left(t.ed, held))
+        paid = treasure_points(t.ed, change)
+        if paid < total:
+            g.notes.append(f"the treasure supply pays only {paid} of {total}")
+        total = paid
+    else:
+        change = make_change(t.ed, total)
+    for k, n in change.items():
         _add(pl["treasures"], k, n)
     g.treasure_points += total
 
@@ -436,6 +448,7 @@ def apply_turn(pos: Position, ed: GnomeHollowEdition, turn: Turn, rng: random.Ra
                 t.offered.remove(p.tile)
             elif p.tile in t.players[who]["storage"]:
                 t.players[who]["storage"].remove(p.tile)
+        stuck = _stuck(pos, ed, turn, t)
         if rng is not None:
             while len(t.offered) < ed.offered and t.bag:
                 t.offered.append(t.bag.pop(rng.randrange(len(t.bag))))
@@ -459,6 +472,7 @@ def apply_turn(pos: Position, ed: GnomeHollowEdition, turn: Turn, rng: random.Ra
                 g.notes.append(f"{r.claimed_by} will score the ring of {ring.size} at the start of their turn")
     else:
         rings_json = []
+        stuck = _stuck(pos, ed, turn, t)
     if turn.action is not None:
         _act(t, who, turn.action, g)
     nxt_player = (pos.to_move + 1) % len(pos.players)
@@ -471,6 +485,8 @@ def apply_turn(pos: Position, ed: GnomeHollowEdition, turn: Turn, rng: random.Ra
             t.pos = replace(t.pos, end_triggered=True)
     if not t.bag and rng is not None:
         t.pos = replace(t.pos, end_triggered=True)
+    if stuck:  # option stuck_tiles=end-game: the board offered fewer than two tiles that fit
+        t.pos = replace(t.pos, end_triggered=True)
     if t.pos.end_triggered and t.sunset:
         t.bag += t.sunset
         t.sunset = []
@@ -478,6 +494,20 @@ def apply_turn(pos: Position, ed: GnomeHollowEdition, turn: Turn, rng: random.Ra
     if nxt.end_triggered and nxt_player == 0:  # the round is finished: tile placement ends
         nxt = replace(nxt, final_actions=0)
     return nxt, g, rings_json
+
+
+def _stuck(pos: Position, ed: GnomeHollowEdition, turn: Turn, t: _Table) -> bool:
+    """Option ``stuck_tiles = "end-game"``: True when this turn (in phase ``play``) placed fewer than
+    two offered tiles because none of the offered tiles left has a legal placement (called after the
+    placements are laid in ``t`` and before the board is refilled)."""
+    if pos.option("stuck_tiles") != "end-game" or pos.end_triggered:
+        return False
+    used = sum(1 for p in turn.placements if p.tile in pos.offered)
+    if used >= 2:
+        return False
+    garden = replace(pos, tiles=tuple(t.tiles))
+    nets = garden.networks(ed)
+    return not any(legal_placements(garden, ed, tid, nets, turn.permits) for tid in dict.fromkeys(t.offered))
 
 
 def _act(t: _Table, who: str, a: GnomeAction, g: Gains) -> None:
@@ -534,7 +564,10 @@ def _act(t: _Table, who: str, a: GnomeAction, g: Gains) -> None:
                 _add(g.mushrooms, c, n)
             g.notes.append(f"{who} collects a ring's mushrooms")
         else:
-            if others:
+            if t.pos.option("claim") == "path":  # option claim=path: any unoccupied path
+                if any(x[1] == a.at for x in others):
+                    raise IllegalMoveError("another gnome stands on that path")
+            elif others:
                 raise IllegalMoveError("that network already holds a gnome")
             g.notes.append(f"{who} claims the network of {target[0][0]},{target[0][1]}.{target[1]}")
     gn[1] = target

@@ -10,17 +10,22 @@ import random
 
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
-from gnomekit.models.gnome_hollow.position import VARIANTS, Gnome, PlayerState, Position
+from gnomekit.models.gnome_hollow.position import OPTION_VALUES, RULE_OPTIONS, VARIANTS, Gnome, PlayerState, Position
 
 PLAYER_NAMES = ("red", "blue", "green", "yellow", "purple", "orange")
 
 
 def variant_options(edition: GnomeHollowEdition, variants: tuple[str, ...] | list[str],
                     source: str = "variants") -> dict[str, str]:
-    """The position options that switch on the named variant boards (``advanced-board``, ``trade-board``);
+    """The position options that switch on the named variant boards (``advanced-board``, ``trade-board``)
+    and the rule readings given as ``NAME=VALUE`` (:data:`RULE_OPTIONS`, e.g. ``claim=path``);
     ``source`` names where the names came from in a mistake's message."""
     out: dict[str, str] = {}
     for v in variants:
+        if "=" in v:
+            key, value = rule_option(v, source)
+            out[key] = value
+            continue
         if v not in VARIANTS:
             raise UsageError(f"unknown variant {v!r} (known: {', '.join(VARIANTS)})", source=source, text=v)
         if v == "advanced-board" and not edition.advanced_columns:
@@ -30,6 +35,19 @@ def variant_options(edition: GnomeHollowEdition, variants: tuple[str, ...] | lis
         key, value = VARIANTS[v]
         out[key] = value
     return out
+
+
+def rule_option(text: str, source: str = "rule") -> tuple[str, str]:
+    """``NAME=VALUE`` -> (option, value) for a rule reading (:data:`RULE_OPTIONS`); UsageError otherwise."""
+    key, _, value = text.partition("=")
+    key = key.strip().replace("-", "_")
+    value = value.strip()
+    if key not in RULE_OPTIONS:
+        raise UsageError(f"unknown rule {key!r} (known: {', '.join(RULE_OPTIONS)})", source=source, text=text)
+    if value not in OPTION_VALUES[key]:
+        raise UsageError(f"rule {key} must be one of {', '.join(OPTION_VALUES[key])}, not {value!r}",
+                         source=source, text=text)
+    return key, value
 
 
 def new_position(edition: GnomeHollowEdition, players: int = 2, seed: int = 0,

@@ -123,7 +123,7 @@ def _rings(pos: GnomeHollowPosition, method: str) -> Result:
     garden = replace(pos.start, tiles=pos.start.tiles + tuple(p.as_placed() for p in pos.placements))
     if method == "networkx":
         gg = garden_graph(ed, [(t.tile, t.cell, t.orientation) for t in garden.tiles if t.tile in ed.all_tiles],
-                          garden.option("wildflower_after_ring"))
+                          garden.option("wildflower_after_ring"), garden.option("wildflowers_join") == "yes")
         rings, opens = list(gg.completed), gg.open_networks()
     else:
         rings = garden.completed(ed)

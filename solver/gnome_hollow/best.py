@@ -32,7 +32,7 @@ from typing import Any
 from gnomekit.models.core.errors import GnomekitError, IllegalMoveError
 from gnomekit.models.core.hexgrid import frontier, neighbour, opposite
 from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, row_shape
-from gnomekit.models.gnome_hollow.market import best_sale
+from gnomekit.models.gnome_hollow.market import best_sale, paid_points, treasure_supply
 from gnomekit.models.gnome_hollow.networks import ClosedNetwork, Networks, PathKey
 from gnomekit.models.gnome_hollow.placement import Placement, check_sequence, fits, legal_placements
 from gnomekit.models.gnome_hollow.position import FLOWERS, MARKET, Position, markers_moved
@@ -99,6 +99,7 @@ def resolve_value(pos: Position, ed: GnomeHollowEdition, rings: list[RingGain], 
     new_pots = [(r.ref, dict(r.mushrooms)) for r in rings if r.marker and not r.collect and r.ref is not None]
     board = pos.option("board")
     trading = pos.option("trade_board") == "on"
+    supply = treasure_supply(ed, pos)
     me = pos.mover
     flowers_have = set(me.flowers)
     flower_market = {f: n for f, n in pos.flower_market.items() if n > 0}
@@ -222,7 +223,11 @@ def resolve_value(pos: Position, ed: GnomeHollowEdition, rings: list[RingGain], 
         if gi is not None:
             have_m = dict(zip(ed.colours, mush, strict=True))
             pts, sets, _ = best_sale(ed, have_m, dict(pos.market), dict(pos.market_tokens), pos.option("pair_sets"))
-            if w.mushroom != 0:  # selling changes the mushrooms kept: compare every visit
+            if supply is not None:  # option treasure_supply=box: a sale pays what the supply can make
+                visits = [(paid_points(ed, p, supply), ps) for p, ps in _all_visits(ed, pos, have_m)]
+                pts, sale = max(visits, key=lambda v: (w.treasure * v[0] - w.mushroom * sum(n for _, n in v[1]),
+                                                      -sum(n for _, n in v[1])))
+            elif w.mushroom != 0:  # selling changes the mushrooms kept: compare every visit
                 pts_sets = _all_visits(ed, pos, have_m)
                 cand = max(pts_sets, key=lambda ps: w.treasure * ps[0] - w.mushroom * sum(s[1] for s in ps[1]))
                 pts, sale = cand

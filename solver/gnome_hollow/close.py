@@ -164,7 +164,7 @@ def close_by_networkx(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permi
 
     started = time.perf_counter()
     g0 = garden_graph(ed, [(t.tile, t.cell, t.orientation) for t in pos.tiles if t.tile in ed.all_tiles],
-                      pos.option("wildflower_after_ring"))
+                      pos.option("wildflower_after_ring"), pos.option("wildflowers_join") == "yes")
     try:
         closed0 = g0.is_ring(ref) or g0.open_ends(ref) == 0
     except KeyError:
@@ -269,6 +269,8 @@ def close_by_sat(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: t
     """SAT model (PySAT) of tile choice, position and orientation with edge matching (module docstring)."""
     from gnomekit.solver.core.sat import SatModel, SatTimeout
 
+    if pos.option("wildflowers_join") == "yes":  # the model joins wildflowers to path ends only
+        raise UsageError("method sat does not model option wildflowers_join=yes; use method search")
     started = time.perf_counter()
     deadline = None if time_limit is None else time.monotonic() + time_limit
     supply = supply or supply_of(pos)

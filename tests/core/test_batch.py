@@ -174,6 +174,7 @@ AUDITS = [
     ["hexen-rennen", "audit", "--games", "4", "--players", "3"],
     ["gnomes-at-midnight", "audit", "--games", "2", "--dance", "square,ell"],
     ["hedge-mage", "play", "--games", "3", "--players", "3"],
+    ["gnome-hollow", "audit", "--games", "1", "--players", "2,3", "--policies", "random"],
 ]
 
 
