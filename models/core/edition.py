@@ -49,10 +49,21 @@ class TomlSource:
         return None, None
 
     def problem(self, message: str, *needles: str) -> None:
-        """Record a problem, located at the first line holding ``needles``."""
+        """Record a problem, located at the first line holding ``needles``; where nothing in the file
+        holds them (a table or key left out), at the end of the file, where it would be added."""
         line, col = self.locate(*needles) if needles else (None, None)
-        where = f"{self.name}:{line}:{col}" if line is not None else self.name
-        self.problems.append(f"{where}: {message}")
+        if line is None:  # the table the message names (``board.toadstools: ...``), if the file has it
+            m = re.match(r"(?:missing table \[)?\[?([a-z_]+)[.\]:]", message)
+            if m:
+                line, col = self.locate(f"[{m.group(1)}]")
+                if line is None:
+                    line, col = self.locate(f"[[{m.group(1)}]]")
+        if line is None:
+            lines = self.text.split("\n")
+            line, col = len(lines), len(lines[-1]) + 1
+            if "end of the file" not in message and "end of file" not in message:
+                message += " (at the end of the file)"
+        self.problems.append(f"{self.name}:{line}:{col}: {message}")
 
     def raise_if_problems(self) -> None:
         if self.problems:

@@ -36,12 +36,15 @@ def test_locate_and_collect_every_problem() -> None:
     src.problem("first", "cols")
     src.problem("second, unlocated")
     src.problem("third", "D2")
+    src.problem("tiles.D2: a fourth, at its table's header")
     with pytest.raises(EditionError) as exc:
         src.raise_if_problems()
     e = exc.value
     assert (e.line, e.column) == (3, 1)
-    assert e.message.splitlines() == ["3 problem(s) in edition:", "  x.toml:3:1: first",
-                                      "  x.toml: second, unlocated", "  x.toml:5:1: third"]
+    # a problem whose key is nowhere in the file: at the end of the file, where it would be added
+    assert e.message.splitlines() == ["4 problem(s) in edition:", "  x.toml:3:1: first",
+                                      "  x.toml:6:1: second, unlocated (at the end of the file)",
+                                      "  x.toml:5:1: third", "  x.toml:4:1: tiles.D2: a fourth, at its table's header"]
 
 
 BAD = """\
@@ -152,3 +155,16 @@ def test_toml_errors_at_the_end_of_the_file_are_located(text: str, line: int, co
         parse_toml(text, "e.toml")
     assert (exc.value.source, exc.value.line, exc.value.column) == ("e.toml", line, column)
     assert "end of document" not in str(exc.value) and "at the end of the file" in str(exc.value)
+
+
+@pytest.mark.parametrize("game", ["hedge-mage", "gnome-hollow", "gnomes-at-midnight", "hexen-rennen"])
+def test_an_empty_edition_file_is_located_on_every_line(game: str, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by the slow fuzz run: an empty Hexen edition named no line ("missing [[clans]] entries")."""
+    from gnomekit.cli import main
+
+    empty = tmp_path / "empty.toml"
+    empty.write_text("")
+    assert main([game, "new", "--edition", str(empty)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err and all(f"{empty}:1:1: " in line for line in err), err
