@@ -26,7 +26,7 @@ TURNS = ["12 fog:7 ice:5", "start", "pass", "4 weather:S fog:stop",
          '{"witch": 12, "decisions": [{"clan": "fog", "play": 7}, {"clan": null, "play": "symbol"}]}']
 VERBS = [["show"], ["show", "--json"], ["check", "--roll", "3", "--turn", "start"], ["moves", "--count", "--roll", "4"]]
 N = 48  # mutants per seed text in the default suite (about 1,000 runs; the harness builds the parser once)
-SLOW = 100  # --runslow: this many times as many (about 100,000 runs)
+SLOW = 130  # --runslow: this many times as many (about 100,000 runs)
 
 
 
