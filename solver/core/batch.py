@@ -323,8 +323,8 @@ def ray_runtime(backend: Backend) -> Any:
 
         kw: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.ERROR,
                               "log_to_driver": False, "configure_logging": True}
-        if backend.address in (None, LOCAL):
-            ray.init(num_cpus=backend.jobs, **kw)
+        if backend.address in (None, LOCAL):  # a task killed for memory is not retried (see _run_ray)
+            ray.init(num_cpus=backend.jobs, _system_config={"task_oom_retries": 0}, **kw)
         else:
             ray.init(address=backend.address, **kw)
         _RAY_STARTED["address"] = backend.address
@@ -334,14 +334,22 @@ def ray_runtime(backend: Backend) -> Any:
 def _run_ray(fn: Callable[[Any], Any], items: list[Any], ranges: list[tuple[int, int]], backend: Backend,
              take: Callable[[int, list[tuple[bool, Any]]], None]) -> None:
     ray = ray_runtime(backend)
-    remote = ray.remote(run_chunk)
+    # No retries: a chunk whose worker dies (killed for memory, say) is reported failed with its inputs,
+    # not run again and again (Ray retries an out-of-memory kill without end by default).
+    remote = ray.remote(max_retries=0)(run_chunk)
     fn_ref = ray.put(fn)
-    refs = {remote.remote(fn_ref, s, items[s:e]): s for s, e in ranges}
+    refs = {remote.remote(fn_ref, s, items[s:e]): (s, e) for s, e in ranges}
     try:
         while refs:
             done, _ = ray.wait(list(refs), num_returns=1, timeout=0.5)
             for ref in done:
-                take(refs.pop(ref), ray.get(ref))
+                s, e = refs.pop(ref)
+                try:
+                    chunk = ray.get(ref)
+                except ray.exceptions.RayError as exc:  # the worker was lost: every input of the chunk failed
+                    chunk = [(False, TaskError(s + k, _describe(items[s + k]), type(exc).__name__, str(exc)[:500],
+                                               "")) for k in range(e - s)]
+                take(s, chunk)
     except BaseException:
         for ref in refs:
             ray.cancel(ref, force=True)

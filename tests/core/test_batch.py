@@ -186,6 +186,13 @@ def test_audit_with_one_job_and_two_gives_the_same_json(argv: list[str]) -> None
     assert untimed(one) == untimed(two)
 
 
+def exits_on_fives(x: int) -> int:
+    """A task whose worker process dies on 5 (no exception to report: the process is gone)."""
+    if x == 5:
+        os._exit(3)
+    return x
+
+
 def test_ray_gives_the_same_answers_as_one_job() -> None:
     """One local Ray runtime (2 CPUs) for every audit: the JSON equals the in-process one's."""
     try:
@@ -205,6 +212,9 @@ def test_ray_gives_the_same_answers_as_one_job() -> None:
             assert untimed(one) == untimed(on_ray), argv
         b = run_batch(fails_on_sevens, range(10), Backend("ray", 2, "local"), chunk=3)
         assert [e.index for e in b.errors] == [0, 7] and [i for i, _ in b.items()] == [1, 2, 3, 4, 5, 6, 8, 9]
+        # A worker that dies (as one killed for memory does) fails its chunk's inputs; it is not retried.
+        b = run_batch(exits_on_fives, range(8), Backend("ray", 2, "local"), chunk=2)
+        assert [e.index for e in b.errors] == [4, 5] and [i for i, _ in b.items()] == [0, 1, 2, 3, 6, 7]
     finally:
         import ray as _ray
 
