@@ -61,21 +61,30 @@ def test_the_schema_files_are_what_make_schemas_writes(tmp_path: Path) -> None:
     assert after == before, "docs/schemas is stale: run python docs/make_schemas.py"
 
 
-@pytest.mark.parametrize("name", list(GAME_SCHEMA))
-def test_every_written_position_validates(name: str) -> None:
+def _validate_playouts(name: str, seeds: int, steps: int) -> None:
     g = gnomekit.game(name)
-    positions = [g.new(), *(g.random(seed=s) for s in range(12))]
-    for pos in positions:
+    for pos in [g.new(), *(g.random(seed=s) for s in range(seeds))]:
         assert errors(GAME_SCHEMA[name], pos.to_json()) == []
         # along a playout: every position the protocol writes, mid-turn ones included
         p = pos
-        for step in range(30):
+        for step in range(steps):
             if p.is_terminal():
                 break
             outcomes = p.chance_outcomes() if p.current_player() == gnomekit.CHANCE else None
             move = outcomes[step % len(outcomes)][0] if outcomes else p.legal_moves()[step % len(p.legal_moves())]
             p = p.apply(move)
             assert errors(GAME_SCHEMA[name], p.to_json()) == [], p.to_text()
+
+
+@pytest.mark.parametrize("name", list(GAME_SCHEMA))
+def test_every_written_position_validates(name: str) -> None:
+    _validate_playouts(name, seeds=3, steps=16)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(GAME_SCHEMA))
+def test_every_written_position_validates_many(name: str) -> None:
+    _validate_playouts(name, seeds=40, steps=60)
 
 
 @pytest.mark.parametrize(("argv", "name"), [
