@@ -122,7 +122,10 @@ hollow_props = {
     "game": {"const": "gnome-hollow"}, "format": FORMAT, "edition": STR,
     "options": {"type": "object", "additionalProperties": {"type": ["string", "boolean", "integer"]}},
     "to_move": {"type": ["string", "null"]},
-    "tiles": {"type": "array", "items": obj({"tile": STR, "cell": hexcell, "orientation": nat(0, 11)})},
+    "tiles": {"type": "array", "items": obj({
+        "tile": STR, "cell": hexcell, "orientation": nat(0, 11),
+        "same_turn": {**BOOL, "description": "laid in the same turn as the tile before it (option ring_check=turn; "
+                      "written only when true)"}}, required=["cell", "orientation", "tile"])},
     "offered": STRS, "bag": STRS, "sunset": STRS,
     "phase": {"enum": ["play", "end-triggered", "final-actions", "over"]},
     "final_actions": {**nat(), "description": "written only in the final-actions phase"},

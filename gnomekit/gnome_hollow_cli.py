@@ -222,10 +222,9 @@ def _garden_networks(pos: Table, ed: GnomeHollowEdition, method: str
     """Completed rings (in order of completion) and open networks with their open ends, by the
     union-find engine or the networkx graph; open networks in the order the garden grew."""
     if method == "networkx":
-        from gnomekit.models.gnome_hollow.graph import garden_graph
+        from gnomekit.models.gnome_hollow.graph import position_graph
 
-        gg = garden_graph(ed, [(t.tile, t.cell, t.orientation) for t in pos.tiles if t.tile in ed.all_tiles],
-                          pos.option("wildflower_after_ring"), pos.option("wildflowers_join") == "yes")
+        gg = position_graph(pos, ed)  # under the position's options (ring_check: its turns)
         rings = list(gg.completed)
         opens = [(d, gg.open_ends(d.paths[0])) for d in gg.open_networks()]
     else:

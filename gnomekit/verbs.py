@@ -239,7 +239,11 @@ class GameCLI:
 
     def cmd_solve(self, args: argparse.Namespace) -> Answer:
         pos = self.position(args)
-        return self.picture(pos, self.solve_answer(pos, args), args)
+        try:
+            answer = self.solve_answer(pos, args)
+        except UsageError as exc:
+            raise _in_position(exc, args) from None
+        return self.picture(pos, answer, args)
 
     def solve_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
         """``solve``: :func:`gnomekit.solve` with the game's default goal for this position."""
@@ -252,13 +256,24 @@ class GameCLI:
 
     def cmd_hint(self, args: argparse.Namespace) -> Answer:
         pos = self.position(args)
-        return self.picture(pos, self.hint_answer(pos, args), args)
+        try:
+            answer = self.hint_answer(pos, args)
+        except UsageError as exc:
+            raise _in_position(exc, args) from None
+        return self.picture(pos, answer, args)
 
     def hint_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
         """``hint``: :func:`gnomekit.hint` in its own words."""
         h = api.hint(pos)
         move = getattr(h, "move", None)
         return Answer({"move": plain(move), "hint": str(h)}, str(h), OK if move is not None else NO)
+
+
+def _in_position(exc: UsageError, args: argparse.Namespace) -> UsageError:
+    """A solver's refusal that names no place is about the position it was given: name its file."""
+    if exc.source is None and not exc.message.startswith("--"):
+        exc.located("<stdin>" if args.position == "-" else str(args.position))
+    return exc
 
 
 def plain(value: Any) -> Any:

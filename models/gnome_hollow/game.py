@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from itertools import combinations, product
@@ -479,7 +479,7 @@ class GnomeHollowPosition(ProtocolPosition):
 
     # -- placements ----------------------------------------------------------------------------
     def _trial(self) -> Position:
-        return replace(self.start, tiles=self.start.tiles + tuple(p.as_placed() for p in self.placements))
+        return self.start.lay(self.placements)
 
     def _tiles_left(self) -> tuple[list[str], list[str]]:
         placed = {p.tile for p in self.placements}
@@ -490,7 +490,7 @@ class GnomeHollowPosition(ProtocolPosition):
 
     def _placement_moves(self) -> list[Placement]:
         trial = self._trial()
-        nets = trial.networks(self.ed)
+        nets = trial.networks(self.ed, settled=False)
         offered, stored = self._tiles_left()
         out: list[Placement] = []
         for tid in dict.fromkeys([*offered, *stored]):
@@ -503,7 +503,7 @@ class GnomeHollowPosition(ProtocolPosition):
             return None
         offered, _ = self._tiles_left()
         trial = self._trial()
-        nets = trial.networks(self.ed)
+        nets = trial.networks(self.ed, settled=False)
         for tid in offered:
             opts = legal_placements(trial, self.ed, tid, nets)
             if opts:

@@ -15,17 +15,21 @@ Rings are final: the nodes of a completed ring join nothing placed later, and a 
 against a wildflower of a completed ring gets a fresh hub (option ``fresh``) or is capped
 (``dead-end``), exactly as the rules page says.  Tiles are laid in placement order with
 :meth:`GardenGraph.place`, which returns the networks that placement closed, in the same order and
-shape (:class:`ClosedNetwork`, ``root`` = -1) as ``Networks.place``.
+shape (:class:`ClosedNetwork`, ``root`` = -1) as ``Networks.place``.  With ``deferred`` (option
+``ring_check = "turn"``) the check waits for :meth:`GardenGraph.settle`, after the turn's tiles.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 from gnomekit.models.core.hexgrid import Hex, neighbour, opposite
 from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, Tile
 from gnomekit.models.gnome_hollow.networks import WILDFLOWER_RULES, ClosedNetwork, PathKey
+
+if TYPE_CHECKING:
+    from gnomekit.models.gnome_hollow.position import Position
 
 Node = tuple[Any, ...]
 
@@ -34,10 +38,12 @@ class GardenGraph:
     """A garden's path network as a ``networkx.Graph``, built placement by placement."""
 
     def __init__(self, edition: GnomeHollowEdition, wildflower_rule: str = "fresh",
-                 wildflowers_join: bool = False) -> None:
+                 wildflowers_join: bool = False, deferred: bool = False) -> None:
         if wildflower_rule not in WILDFLOWER_RULES:
             raise ValueError(f"wildflower_after_ring must be one of {WILDFLOWER_RULES}")
         self.ed = edition
+        self.deferred = deferred  # option ring_check = "turn": closures wait for settle()
+        self.pending: list[Node] = []  # deferred: the nodes laid since the last settle()
         self.rule = wildflower_rule
         self.wild_join = wildflowers_join  # option wildflowers_join: adjacent wildflowers join
         self.graph = nx.Graph()
@@ -50,6 +56,7 @@ class GardenGraph:
     def copy(self) -> GardenGraph:
         other = GardenGraph.__new__(GardenGraph)
         other.ed, other.rule, other.wild_join = self.ed, self.rule, self.wild_join
+        other.deferred, other.pending = self.deferred, list(self.pending)
         other.graph = self.graph.copy()
         other.grid = dict(self.grid)
         other.generation = dict(self.generation)
@@ -123,6 +130,19 @@ class GardenGraph:
                         continue
                     g.add_edge(node, ("p", n, j))
                     self._add_open(("p", n, j), -1)  # the neighbour's end faced this empty hex
+        if self.deferred:
+            self.pending += new
+            return []
+        return self._close(new)
+
+    def settle(self) -> list[ClosedNetwork]:
+        """Deferred mode: the networks the nodes laid since the last call are in, now closed, in order."""
+        new, self.pending = self.pending, []
+        return self._close(new)
+
+    def _close(self, new: list[Node]) -> list[ClosedNetwork]:
+        """The networks of ``new`` nodes that are closed (rings become final), in the order of ``new``."""
+        g = self.graph
         out: list[ClosedNetwork] = []
         seen: set[Node] = set()
         for node in new:
@@ -198,9 +218,21 @@ class GardenGraph:
 
 
 def garden_graph(edition: GnomeHollowEdition, placements: list[tuple[str, Hex, int]],
-                 wildflower_rule: str = "fresh", wildflowers_join: bool = False) -> GardenGraph:
-    """The graph of a garden, its tiles laid in placement order (the Stump first)."""
-    gg = GardenGraph(edition, wildflower_rule, wildflowers_join)
-    for ident, cell, o in placements:
+                 wildflower_rule: str = "fresh", wildflowers_join: bool = False,
+                 same_turn: list[bool] | None = None) -> GardenGraph:
+    """The graph of a garden, its tiles laid in placement order (the Stump first); ``same_turn`` as in
+    :func:`gnomekit.models.gnome_hollow.networks.replay` (option ``ring_check = "turn"``)."""
+    gg = GardenGraph(edition, wildflower_rule, wildflowers_join, same_turn is not None)
+    for i, (ident, cell, o) in enumerate(placements):
         gg.place(edition.tile(ident), cell, o)
+        if same_turn is not None and (i + 1 == len(placements) or not same_turn[i + 1]):
+            gg.settle()
     return gg
+
+
+def position_graph(pos: Position, edition: GnomeHollowEdition) -> GardenGraph:
+    """The graph of a position's garden, under its options (every turn's tiles checked)."""
+    laid = [t for t in pos.tiles if t.tile in edition.all_tiles]
+    return garden_graph(edition, [(t.tile, t.cell, t.orientation) for t in laid], pos.option("wildflower_after_ring"),
+                        pos.option("wildflowers_join") == "yes",
+                        [t.same_turn for t in laid] if pos.option("ring_check") == "turn" else None)

@@ -9,7 +9,10 @@ nodes, since the path graph is simple); its tiles and mushrooms are gathered whe
 Rings are final: once a network closes with a cycle nothing joins it again; a wildflower in a
 completed ring gets a fresh hub for later path ends (option ``wildflower_after_ring = "fresh"``)
 or caps them (``"dead-end"``).  Two adjacent wildflower tiles do not join (option
-``wildflowers_join = "no"``) or join their hubs (``"yes"``).
+``wildflowers_join = "no"``) or join their hubs (``"yes"``).  With ``deferred`` (option
+``ring_check = "turn"``) nothing is checked as it is laid: :meth:`Networks.settle`, called after the
+turn's tiles, checks every network they touched, so a later tile of the turn laid against a
+wildflower of a network an earlier tile closed still joins that network.
 """
 
 from __future__ import annotations
@@ -42,10 +45,12 @@ class Networks:
     """Union-find over the paths and wildflower hubs of a garden (add-only)."""
 
     def __init__(self, edition: GnomeHollowEdition, wildflower_rule: str = "fresh",
-                 wildflowers_join: bool = False) -> None:
+                 wildflowers_join: bool = False, deferred: bool = False) -> None:
         if wildflower_rule not in WILDFLOWER_RULES:
             raise ValueError(f"wildflower_after_ring must be one of {WILDFLOWER_RULES}")
         self.ed = edition
+        self.deferred = deferred  # option ring_check = "turn": closures wait for settle()
+        self.pending: list[int] = []  # deferred: an element of each new tile, in placement order
         self.rule = wildflower_rule
         self.wild_join = wildflowers_join
         self.ncol = len(edition.colours)
@@ -108,6 +113,7 @@ class Networks:
         other = Networks.__new__(Networks)
         other.ed, other.rule, other.ncol, other.cidx = self.ed, self.rule, self.ncol, self.cidx
         other.wild_join = self.wild_join
+        other.deferred, other.pending = self.deferred, self.pending[:]
         other.grid = self.grid.copy()
         other.parent = self.parent[:]
         other.open = self.open[:]
@@ -243,6 +249,9 @@ class Networks:
             open_[a] += open_[b] - 1  # minus the neighbour's end, open until now
             joins[a] += joins[b] + 1
             link[a], link[b] = link[b], link[a]  # splice the two circular member lists
+        if self.deferred:
+            self.pending.extend(range(base, base + npaths))
+            return []
         closed: list[ClosedNetwork] = []
         done = -1
         for el in range(base, base + npaths):
@@ -286,6 +295,13 @@ class Networks:
                     continue
                 r = self._join(h, pe)
                 self.open[r] -= 1
+        if self.deferred:
+            self.pending.append(h)
+            return []
+        return self._close_hub(h)
+
+    def _close_hub(self, h: int) -> list[ClosedNetwork]:
+        """The network of the wildflower hub ``h``, if it is now closed (a ring is marked final)."""
         r = self.find(h)
         if self.joins[r] == 0 or self.open[r] > 0 or self.ring[r]:  # no join: a lone hub
             return []
@@ -295,12 +311,38 @@ class Networks:
             self.ring[r] = True
         return [self.describe(r)]
 
+    def settle(self) -> list[ClosedNetwork]:
+        """Deferred mode: every network the tiles laid since the last call touched that is now closed,
+        in the order of their first new tile (rings become final); empty otherwise."""
+        closed: list[ClosedNetwork] = []
+        seen: set[int] = set()
+        for e in self.pending:
+            r = self.find(e)
+            if r in seen:
+                continue
+            seen.add(r)
+            if self.pidx[e] < 0:
+                closed += self._close_hub(e)
+            elif not (self.joins[r] == 0 or self.open[r] > 0 or self.ring[r]):
+                if self.joins[r] >= self.nodes[r]:
+                    self.ring[r] = True
+                closed.append(self.describe(r))
+        self.pending = []
+        return closed
+
 
 def replay(edition: GnomeHollowEdition, placements: list[tuple[str, Hex, int]],
-           wildflower_rule: str = "fresh", wildflowers_join: bool = False) -> tuple[Networks, list[ClosedNetwork]]:
-    """Build the networks of a garden by placing its tiles in order; every network closed on the way."""
-    nets = Networks(edition, wildflower_rule, wildflowers_join)
+           wildflower_rule: str = "fresh", wildflowers_join: bool = False,
+           same_turn: list[bool] | None = None, settled: bool = True) -> tuple[Networks, list[ClosedNetwork]]:
+    """Build the networks of a garden by placing its tiles in order; every network closed on the way.
+
+    ``same_turn`` (option ``ring_check = "turn"``): per tile, laid in the same turn as the tile before
+    it; networks are then checked after each turn's tiles (the last turn's only when ``settled``)."""
+    nets = Networks(edition, wildflower_rule, wildflowers_join, same_turn is not None)
     closed: list[ClosedNetwork] = []
-    for ident, cell, o in placements:
+    for i, (ident, cell, o) in enumerate(placements):
         closed += nets.place(edition.tile(ident), cell, o)
+        if same_turn is not None and (i + 1 < len(placements) and not same_turn[i + 1]
+                                      or i + 1 == len(placements) and settled):
+            closed += nets.settle()
     return nets, closed

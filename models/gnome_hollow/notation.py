@@ -82,6 +82,14 @@ def parse_placement_token(tok: str, source: str = "<placement>", line: int | Non
     return Placement(m.group(1), (int(m.group(2)), int(m.group(3))), o)
 
 
+def _garden_tile(tok: str, source: str, line: int, column: int) -> Placed:
+    """A token of the ``tiles:`` line: a placement, ``+`` first when laid in the same turn as the tile
+    before it (option ring_check=turn)."""
+    same = tok.startswith("+")
+    p = parse_placement_token(tok[1:] if same else tok, source, line, column + same)
+    return Placed(p.tile, p.cell, p.orientation, same)
+
+
 def parse_placement(text: str, source: str = "<placement>") -> Placement:
     """A placement from the command line: the text token or a JSON object."""
     t = text.strip()
@@ -135,7 +143,8 @@ def position_to_json(pos: Position, edition: GnomeHollowEdition) -> dict[str, An
         "edition": pos.edition,
         "options": dict(pos.options),
         "to_move": pos.mover.name if pos.players else None,
-        "tiles": [{"tile": t.tile, "cell": list(t.cell), "orientation": t.orientation} for t in pos.tiles],
+        "tiles": [{"tile": t.tile, "cell": list(t.cell), "orientation": t.orientation,
+                   **({"same_turn": True} if t.same_turn else {})} for t in pos.tiles],
         "offered": list(pos.offered),
         "bag": list(pos.bag),
         "sunset": list(pos.sunset),
@@ -261,6 +270,17 @@ class _Reader(JsonReader):
     def strs(self, v: Any, path: tuple[Any, ...]) -> tuple[str, ...]:
         return tuple(self.str_(x, path + (i,), "a name") for i, x in enumerate(self.list_(v, path)))
 
+    def garden_tile(self, v: Any, path: tuple[Any, ...]) -> Placed:
+        """A tile of the garden: a placement object, with ``"same_turn": true`` for a tile laid in the
+        same turn as the tile before it (option ring_check=turn)."""
+        o = self.obj(v, path, {"tile", "cell", "orientation", "same_turn"},
+                     'a tile {"tile", "cell", "orientation", "same_turn"}')
+        same = o.get("same_turn", False)
+        if not isinstance(same, bool):
+            raise self.err(path + ("same_turn",), "true or false", same)
+        p = self.placement({k: x for k, x in o.items() if k != "same_turn"}, path)
+        return Placed(p.tile, p.cell, p.orientation, same)
+
     def placement(self, v: Any, path: tuple[Any, ...]) -> Placement:
         o = self.obj(v, path, {"tile", "cell", "orientation"}, 'a placement {"tile", "cell", "orientation"}')
         if "tile" not in o or "cell" not in o:
@@ -337,7 +357,7 @@ def position_from_json(text: str, source: str, edition: GnomeHollowEdition,
             raise rd.err(("to_move",), "the name of a player: " + ", ".join(names), tm)
         to_move = names.index(tm)
     tiles = tuple(
-        rd.placement(x, ("tiles", i)).as_placed() for i, x in enumerate(rd.list_(d.get("tiles", [
+        rd.garden_tile(x, ("tiles", i)) for i, x in enumerate(rd.list_(d.get("tiles", [
             {"tile": "S", "cell": [0, 0], "orientation": 0}]), ("tiles",))))
     market = {c: tuple(rd.int_(n, ("market", c, j), 1) for j, n in enumerate(rd.list_(v, ("market", c))))
               for c, v in rd.obj(d.get("market", {}), ("market",)).items()}
@@ -436,7 +456,7 @@ def position_to_text(pos: Position, edition: GnomeHollowEdition) -> str:
     lines = [HEADER, FORMAT_LINE, f"edition: {pos.edition}"]
     lines.append("options: " + (" ".join(f"{k}={v}" for k, v in pos.options.items()) or "-"))
     lines.append(f"to-move: {pos.mover.name if pos.players else '-'}")
-    lines.append("tiles: " + " ".join(placement_to_text(t, edition) for t in pos.tiles))
+    lines.append("tiles: " + " ".join(("+" if t.same_turn else "") + placement_to_text(t, edition) for t in pos.tiles))
     lines.append("offered: " + _words(pos.offered))
     lines.append("bag: " + _words(pos.bag))
     lines.append("sunset: " + _words(pos.sunset))
@@ -604,7 +624,7 @@ def position_from_text(text: str, source: str, edition: GnomeHollowEdition,
             raise rd.err(ln, c, "the name of a player: " + ", ".join(names), v)
         to_move = names.index(v)
     v, ln, c = get("tiles", "S@0,0:r0")
-    tiles = tuple(parse_placement_token(tok, source, ln, col).as_placed() for tok, col in rd.tokens(v, ln, c))
+    tiles = tuple(_garden_tile(tok, source, ln, col) for tok, col in rd.tokens(v, ln, c))
     market: dict[str, tuple[int, ...]] = {}
     v, ln, c = get("market")
     for tok, col in rd.tokens(v, ln, c):

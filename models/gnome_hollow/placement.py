@@ -208,11 +208,9 @@ def check_sequence(
     nets = pos.networks(edition)
     graph = None
     if method == "networkx":
-        from gnomekit.models.gnome_hollow.graph import garden_graph
+        from gnomekit.models.gnome_hollow.graph import position_graph
 
-        laid = [(t.tile, t.cell, t.orientation) for t in pos.tiles if t.tile in edition.all_tiles]
-        graph = garden_graph(edition, laid, pos.option("wildflower_after_ring"),
-                             pos.option("wildflowers_join") == "yes")
+        graph = position_graph(pos, edition)
     mover = pos.mover.name
     claims: dict[int, list[Gnome]] = pos.claims(edition, nets)
     gnome_keys = [(g, g.at) for g in pos.gnomes if isinstance(g.at, tuple) and not g.down]
@@ -290,24 +288,36 @@ def check_sequence(
         if graph is not None:
             closed = graph.place(tile, p.cell, p.orientation)
         claims = _claims(nets, gnome_keys)
-        for c in closed:
-            if not c.ring:
-                trees.append((idx, c))
-                continue
-            members = set(c.paths)
-            # the mover first, then turn order from the mover (several claimants: option claim=path)
-            order = [q.name for q in pos.players]
-            names = sorted({g.player for g, k in gnome_keys if k in members},
-                           key=lambda n: ((order.index(n) - pos.to_move) % len(order) if n in order else len(order), n))
-            claimant = names[0] if names else None
-            if claimant is None:
-                rr = RingReport(len(rings) + 1, idx, c, None, None, mover, "pot")
-            elif claimant == mover:
-                rr = RingReport(len(rings) + 1, idx, c, mover, mover, mover, "now")
-            else:
-                rr = RingReport(len(rings) + 1, idx, c, claimant, claimant, claimant, "next-turn")
-            rings.append(rr)
+        _report_closed(pos, closed, idx, gnome_keys, rings, trees)
+    if nets.deferred:  # option ring_check = "turn": the rings are checked after the tiles
+        closed = nets.settle()
+        if graph is not None:
+            closed = graph.settle()
+        _report_closed(pos, closed, len(placements), gnome_keys, rings, trees)
     return SequenceReport(mover, reports, rings, trees, tuple(permits), nets.rule, offered_used)
+
+
+def _report_closed(pos: Position, closed: list[ClosedNetwork], idx: int, gnome_keys: list[tuple[Gnome, Any]],
+                   rings: list[RingReport], trees: list[tuple[int, ClosedNetwork]]) -> None:
+    """Add the networks placement ``idx`` closed to ``rings`` (with who collects) and ``trees``."""
+    mover = pos.mover.name
+    for c in closed:
+        if not c.ring:
+            trees.append((idx, c))
+            continue
+        members = set(c.paths)
+        # the mover first, then turn order from the mover (several claimants: option claim=path)
+        order = [q.name for q in pos.players]
+        names = sorted({g.player for g, k in gnome_keys if k in members},
+                       key=lambda n: ((order.index(n) - pos.to_move) % len(order) if n in order else len(order), n))
+        claimant = names[0] if names else None
+        if claimant is None:
+            rr = RingReport(len(rings) + 1, idx, c, None, None, mover, "pot")
+        elif claimant == mover:
+            rr = RingReport(len(rings) + 1, idx, c, mover, mover, mover, "now")
+        else:
+            rr = RingReport(len(rings) + 1, idx, c, claimant, claimant, claimant, "next-turn")
+        rings.append(rr)
 
 
 #: How ring closure is decided: the union-find engine (default) or the networkx graph.

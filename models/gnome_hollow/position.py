@@ -12,9 +12,10 @@ legal play reaches (mismatched edges, a tile not adjacent, two gnomes on one ope
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from gnomekit.models.core.hexgrid import Hex, are_adjacent, hex_name, neighbour, opposite
 from gnomekit.models.gnome_hollow.edition import STUMP_ID, GnomeHollowEdition
@@ -27,11 +28,14 @@ GnomeAt: TypeAlias = "str | PathKey | None"  # None: not in the garden yet
 
 @dataclass(frozen=True)
 class Placed:
-    """A tile in the garden: id, cell, orientation (0-11, mirrored when >= 6)."""
+    """A tile in the garden: id, cell, orientation (0-11, mirrored when >= 6) and whether it was laid in
+    the same turn as the tile before it (kept only under option ``ring_check = "turn"``, where rings are
+    checked after the turn's tiles, so replaying the garden needs the turns)."""
 
     tile: str
     cell: Hex
     orientation: int = 0
+    same_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -127,21 +131,33 @@ class Position:
             return "over" if self.final_actions >= len(self.players) else "final-actions"
         return "end-triggered" if self.end_triggered else "play"
 
-    def networks(self, edition: GnomeHollowEdition) -> Networks:
-        """The garden's networks (rebuilt by replaying the placements; a fresh copy each call)."""
-        return self._replayed(edition)[0].copy()
+    def networks(self, edition: GnomeHollowEdition, settled: bool = True) -> Networks:
+        """The garden's networks (rebuilt by replaying the placements; a fresh copy each call).
+
+        ``settled=False`` leaves the last turn's tiles unchecked for rings under option
+        ``ring_check = "turn"`` (a turn in progress: :meth:`lay`); it changes nothing otherwise."""
+        return self._replayed(edition, settled)[0].copy()
+
+    def lay(self, placements: Iterable[Placed | Any]) -> Position:
+        """This position with ``placements`` (Placement or Placed) added to the garden as one turn's tiles
+        (marked ``same_turn`` after the first under option ``ring_check = "turn"``)."""
+        mark = self.option("ring_check") == "turn"
+        laid = [Placed(p.tile, p.cell, p.orientation, mark and i > 0) for i, p in enumerate(placements)]
+        return replace(self, tiles=self.tiles + tuple(laid))
 
     def completed(self, edition: GnomeHollowEdition) -> list[ClosedNetwork]:
         """Every ring completed in this garden, in the order of completion."""
         return [c for c in self._replayed(edition)[1] if c.ring]
 
-    def _replayed(self, edition: GnomeHollowEdition) -> tuple[Networks, list[ClosedNetwork]]:
+    def _replayed(self, edition: GnomeHollowEdition, settled: bool = True) -> tuple[Networks, list[ClosedNetwork]]:
         cache = self.__dict__.setdefault("_replay_cache", {})
-        key = id(edition)
+        deferred = self.option("ring_check") == "turn"
+        key = (id(edition), settled or not deferred)
         if key not in cache:
-            cache[key] = replay(edition, [(t.tile, t.cell, t.orientation) for t in self.tiles
-                                          if t.tile in edition.all_tiles],
-                                self.option("wildflower_after_ring"), self.option("wildflowers_join") == "yes")
+            laid = [t for t in self.tiles if t.tile in edition.all_tiles]
+            cache[key] = replay(edition, [(t.tile, t.cell, t.orientation) for t in laid],
+                                self.option("wildflower_after_ring"), self.option("wildflowers_join") == "yes",
+                                [t.same_turn for t in laid] if deferred else None, settled)
         return cache[key]  # type: ignore[no-any-return]
 
     def claims(self, edition: GnomeHollowEdition, nets: Networks | None = None) -> dict[int, list[Gnome]]:
@@ -198,6 +214,8 @@ class Position:
         if not self.tiles or self.tiles[0] != Placed(STUMP_ID, (0, 0), 0):
             out.append("the first tile must be the Stump at 0,0 in orientation 0 (S@0,0)")
         cells: set[Hex] = set()
+        if any(t.same_turn for t in self.tiles) and self.options.get("ring_check", "each-tile") != "turn":
+            out.append("tiles marked as laid in the same turn (+) need option ring_check=turn")
         for t in self.tiles:
             if t.tile not in ed.all_tiles:
                 out.append(f"unknown tile {t.tile!r} at {hex_name(t.cell)}")
@@ -379,6 +397,7 @@ DEFAULT_OPTIONS: dict[str, str] = {
     "wildflowers_join": "no",  # "yes": two adjacent wildflower tiles join their networks
     "treasure_supply": "unlimited",  # "box": only the box's treasure tokens (edition counts) can be paid
     "stuck_tiles": "place-fewer",  # "end-game": fewer than two offered tiles fit -> the end is triggered
+    "ring_check": "each-tile",  # "turn": rings are checked after the turn's tiles, not after each tile
 }
 OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "wildflower_after_ring": ("fresh", "dead-end"),
@@ -389,9 +408,11 @@ OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "wildflowers_join": ("no", "yes"),
     "treasure_supply": ("unlimited", "box"),
     "stuck_tiles": ("place-fewer", "end-game"),
+    "ring_check": ("each-tile", "turn"),
 }
 #: The options that are readings of the rulebook's open questions (``new --rule NAME=VALUE``).
-RULE_OPTIONS = ("claim", "wildflowers_join", "stuck_tiles", "treasure_supply", "wildflower_after_ring", "pair_sets")
+RULE_OPTIONS = ("claim", "wildflowers_join", "stuck_tiles", "treasure_supply", "wildflower_after_ring", "pair_sets",
+                "ring_check")
 # ``new --variant NAME`` -> the option it sets
 VARIANTS: dict[str, tuple[str, str]] = {
     "advanced-board": ("board", "advanced"),

@@ -87,7 +87,7 @@ def drawn_table(pos: GnomeHollowPosition) -> Position:
     if phase == "marker":
         return detail.table.freeze()  # type: ignore[no-any-return]
     start = pos.start
-    placed = [p.as_placed() for p in pos.placements]
+    placed = start.lay(pos.placements).tiles[len(start.tiles):]  # one turn's tiles (option ring_check)
     if not placed:
         return start
     ids = {p.tile for p in placed}
@@ -314,7 +314,7 @@ def position_svg(pos: GnomeHollowPosition, marks: Marks | None = None, planned: 
     planned = [p for p in planned if p.tile in ed.all_tiles and p.cell not in tab.at and 0 <= p.orientation < 12]
     planned = [p for i, p in enumerate(planned) if p.cell not in {q.cell for q in planned[:i]}]
     # the garden drawn: the table's tiles, then the planned ones laid on it
-    garden = replace(tab, tiles=tab.tiles + tuple(p.as_placed() for p in planned)) if planned else tab
+    garden = tab.lay(planned) if planned else tab
     tiles = [t for t in garden.tiles if t.tile in ed.all_tiles]
     empties = sorted(frontier([t.cell for t in tiles]), key=lambda c: (c[1], c[0]))
     extra = [c for c in (*marks.move, *marks.illegal, *(c for r in marks.routes for c in r), *marks.labels)
@@ -656,7 +656,7 @@ def plan_svg(pos: GnomeHollowPosition, placements: Sequence[Placement], caption:
         caption = "plan: " + ", ".join(pos.move_text(p) for p in placements)
         ed = pos.game.edition
         tab = drawn_table(pos)
-        laid = replace(tab, tiles=tab.tiles + tuple(p.as_placed() for p in placements if p.tile in ed.all_tiles))
+        laid = tab.lay(p for p in placements if p.tile in ed.all_tiles)
         before = {c.paths for c in tab.completed(ed)}
         sizes = [str(c.size) for c in laid.completed(ed) if c.paths not in before]
         if sizes:

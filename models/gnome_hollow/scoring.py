@@ -442,8 +442,8 @@ def apply_turn(pos: Position, ed: GnomeHollowEdition, turn: Turn, rng: random.Ra
         rep = check_sequence(pos, ed, list(turn.placements), turn.permits, check_supply)
         if not rep.legal:
             raise IllegalMoveError("illegal placement: " + "; ".join(rep.reasons))
+        t.tiles = list(pos.lay(turn.placements).tiles)  # marked as one turn under option ring_check=turn
         for p in turn.placements:
-            t.tiles.append(p.as_placed())
             if p.tile in t.offered:
                 t.offered.remove(p.tile)
             elif p.tile in t.players[who]["storage"]:
@@ -506,7 +506,7 @@ def _stuck(pos: Position, ed: GnomeHollowEdition, turn: Turn, t: _Table) -> bool
     if used >= 2:
         return False
     garden = replace(pos, tiles=tuple(t.tiles))
-    nets = garden.networks(ed)
+    nets = garden.networks(ed, settled=False)  # the turn's tiles are still being placed
     return not any(legal_placements(garden, ed, tid, nets, turn.permits) for tid in dict.fromkeys(t.offered))
 
 
@@ -601,14 +601,14 @@ def random_turn(pos: Position, ed: GnomeHollowEdition, rng: random.Random) -> Po
     for tid in pool + extra:
         if tid in pos.offered and taken >= 2:
             continue
-        trial = replace(pos, tiles=pos.tiles + tuple(p.as_placed() for p in placements))
-        opts = legal_placements(trial, ed, tid, trial.networks(ed))
+        trial = pos.lay(placements)
+        opts = legal_placements(trial, ed, tid, trial.networks(ed, settled=False))
         if opts:
             placements.append(rng.choice(opts))
             taken += tid in pos.offered
     action = None
     r = rng.random()
-    after = replace(pos, tiles=pos.tiles + tuple(p.as_placed() for p in placements))
+    after = pos.lay(placements)
     mine = [i for i, gn in enumerate(g for g in pos.gnomes if g.player == pos.mover.name)]
     if mine:
         gi = rng.choice(mine)

@@ -16,7 +16,7 @@ from typing import Any
 
 from gnomekit.models.core.errors import GnomekitError
 from gnomekit.models.gnome_hollow.game import GnomeHollowPosition
-from gnomekit.models.gnome_hollow.graph import garden_graph
+from gnomekit.models.gnome_hollow.graph import position_graph
 from gnomekit.models.gnome_hollow.networks import PathKey
 from gnomekit.models.gnome_hollow.position import Position
 from gnomekit.solver.core.budget import Budget
@@ -120,10 +120,9 @@ def _rings(pos: GnomeHollowPosition, method: str) -> Result:
     """The rings and open networks of the garden as it is now (placements of the turn included)."""
     started = time.perf_counter()
     ed = pos.game.edition
-    garden = replace(pos.start, tiles=pos.start.tiles + tuple(p.as_placed() for p in pos.placements))
+    garden = pos.start.lay(pos.placements)
     if method == "networkx":
-        gg = garden_graph(ed, [(t.tile, t.cell, t.orientation) for t in garden.tiles if t.tile in ed.all_tiles],
-                          garden.option("wildflower_after_ring"), garden.option("wildflowers_join") == "yes")
+        gg = position_graph(garden, ed)
         rings, opens = list(gg.completed), gg.open_networks()
     else:
         rings = garden.completed(ed)

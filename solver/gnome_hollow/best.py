@@ -38,7 +38,7 @@ from gnomekit.models.gnome_hollow.placement import Placement, check_sequence, fi
 from gnomekit.models.gnome_hollow.position import FLOWERS, MARKET, Position, markers_moved
 from gnomekit.models.gnome_hollow.scoring import GnomeAction, MarkerChoice, Turn, apply_turn
 from gnomekit.solver.core.result import Result, Status
-from gnomekit.solver.gnome_hollow.close import _claims_ok, look, open_end_cells
+from gnomekit.solver.gnome_hollow.close import _claims_ok, look, open_end_cells, refuse_ring_check_turn
 
 
 @dataclass(frozen=True)
@@ -375,7 +375,9 @@ def best_turn(pos: Position, ed: GnomeHollowEdition, weights: Weights | None = N
     the game is over there is no turn (an error)."""
     if pos.phase == "over":
         raise GnomekitError("the game is over: there is no turn to play")
-    if pos.final_actions is not None:  # no tiles: the offered and stored ones cannot be placed any more
+    if pos.final_actions is None:
+        refuse_ring_check_turn(pos, "the best-turn search")
+    else:  # no tiles: the offered and stored ones cannot be placed any more
         pos = replace(pos, offered=(), players=tuple(replace(p, storage=()) if i == pos.to_move else p
                                                      for i, p in enumerate(pos.players)))
     w = weights or Weights()
@@ -552,6 +554,4 @@ def _spent(turn: Turn) -> int:
 
 
 def _with_tiles(pos: Position, seq: list[Placement]) -> Position:
-    from dataclasses import replace
-
-    return replace(pos, tiles=pos.tiles + tuple(p.as_placed() for p in seq))
+    return pos.lay(seq)

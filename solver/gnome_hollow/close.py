@@ -55,6 +55,13 @@ class Supply:
         return self.offered + self.stored
 
 
+def refuse_ring_check_turn(pos: Position, what: str) -> None:
+    """The searches check rings tile by tile: refuse option ``ring_check = "turn"`` rather than answer
+    by another rule (UsageError naming the option)."""
+    if pos.option("ring_check") == "turn":
+        raise UsageError(f"{what} checks rings after each tile and does not model option ring_check=turn")
+
+
 def supply_of(pos: Position) -> Supply:
     """The tiles the mover may lay this turn: none once tile placement has ended (the final gnome actions)."""
     if pos.final_actions is not None:
@@ -142,6 +149,7 @@ def close_by_search(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits
                     supply: Supply | None = None, time_limit: float | None = None,
                     max_nodes: int | None = None) -> Result:
     """Exact depth-first search on the union-find engine; witness = the placements in a legal order."""
+    refuse_ring_check_turn(pos, "the close search")
     started = time.perf_counter()
     nets0 = pos.networks(ed)
     root0 = _target_root(nets0, ref)
@@ -160,11 +168,11 @@ def close_by_networkx(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permi
     union-find); the search itself is the same code, trying the same tiles in the same order, so
     the answer and the witness are the same.
     """
-    from gnomekit.models.gnome_hollow.graph import garden_graph
+    from gnomekit.models.gnome_hollow.graph import position_graph
 
+    refuse_ring_check_turn(pos, "the close search")
     started = time.perf_counter()
-    g0 = garden_graph(ed, [(t.tile, t.cell, t.orientation) for t in pos.tiles if t.tile in ed.all_tiles],
-                      pos.option("wildflower_after_ring"), pos.option("wildflowers_join") == "yes")
+    g0 = position_graph(pos, ed)
     try:
         closed0 = g0.is_ring(ref) or g0.open_ends(ref) == 0
     except KeyError:
@@ -271,6 +279,7 @@ def close_by_sat(pos: Position, ed: GnomeHollowEdition, ref: PathKey, permits: t
 
     if pos.option("wildflowers_join") == "yes":  # the model joins wildflowers to path ends only
         raise UsageError("method sat does not model option wildflowers_join=yes; use method search")
+    refuse_ring_check_turn(pos, "method sat")
     started = time.perf_counter()
     deadline = None if time_limit is None else time.monotonic() + time_limit
     supply = supply or supply_of(pos)

@@ -11,11 +11,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from gnomekit.models.core.errors import IllegalMoveError, UsageError
+from gnomekit.models.core.errors import IllegalMoveError, NotationError, UsageError
 from gnomekit.models.core.hexgrid import neighbour, opposite
 from gnomekit.models.core.protocol import CHANCE
 from gnomekit.models.gnome_hollow.edition import default_edition
 from gnomekit.models.gnome_hollow.graph import garden_graph
+from gnomekit.models.gnome_hollow.networks import Networks, replay
 from gnomekit.models.gnome_hollow.notation import (
     position_from_json,
     position_from_text,
@@ -23,7 +24,7 @@ from gnomekit.models.gnome_hollow.notation import (
     position_to_text,
 )
 from gnomekit.models.gnome_hollow.placement import Placement, check_sequence
-from gnomekit.models.gnome_hollow.position import Gnome, PlayerState, Position
+from gnomekit.models.gnome_hollow.position import Gnome, Placed, PlayerState, Position
 from gnomekit.models.gnome_hollow.scoring import GnomeAction, Turn, apply_turn
 from gnomekit.models.gnome_hollow.setup import rule_option, variant_options
 from gnomekit.solver.core.result import Status
@@ -113,6 +114,137 @@ def test_wildflowers_join_union_find_agrees_with_networkx(seed: int) -> None:
 def test_sat_refuses_wildflowers_join_instead_of_answering_wrongly() -> None:
     with pytest.raises(UsageError, match="wildflowers_join"):
         close_by_sat(_wild_position({"wildflowers_join": "yes"}), ED, ((0, 0), 1))
+
+
+# -- (3) rings checked after each tile (default) or after the turn's tiles ---------------------------
+def _edge_to(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return next(e for e in range(6) if neighbour(a, e) == b)
+
+
+NN = neighbour(N, 0)  # north of W1: touches W1 only
+RING_TILE = _one_path_tile({_edge_to(NE, (0, 0)), _edge_to(NE, N)})  # Stump - NE - W1: closes a ring of 3
+OPEN_TILE = _one_path_tile({_edge_to(NN, N), opposite(_edge_to(NN, N))})  # from W1 north, left open
+
+
+def _ring_check_position(options: dict[str, str]) -> Position:
+    """W1 north of the Stump on its path 0; offered: a tile north-east closing the ring Stump-tile-W1, and a
+    straight tile north of W1 whose far end stays open."""
+    assert RING_TILE[0] != OPEN_TILE[0]
+    return two_players([("W1", N, 0)], offered=(RING_TILE[0], OPEN_TILE[0]), options=options)
+
+
+RING_TURN = [Placement(RING_TILE[0], NE, RING_TILE[1]), Placement(OPEN_TILE[0], NN, OPEN_TILE[1])]
+
+
+def test_ring_check_turn_sees_the_ring_reopened_by_the_second_tile() -> None:
+    for method in ("union-find", "networkx"):
+        each = check_sequence(_ring_check_position({}), ED, RING_TURN, method=method)
+        assert each.legal and [(r.by_tile, r.network.size) for r in each.rings] == [(1, 3)]
+        turn = check_sequence(_ring_check_position({"ring_check": "turn"}), ED, RING_TURN, method=method)
+        assert turn.legal and turn.rings == [] and turn.trees == []  # W1's network is open again
+        # the other order closes nothing under either reading
+        for opts in ({}, {"ring_check": "turn"}):
+            assert check_sequence(_ring_check_position(opts), ED, RING_TURN[::-1], method=method).rings == []
+    # one tile alone closes the ring under both readings (checked after the turn's only tile)
+    alone = check_sequence(_ring_check_position({"ring_check": "turn"}), ED, RING_TURN[:1])
+    assert [(r.by_tile, r.network.size, r.when) for r in alone.rings] == [(1, 3, "pot")]
+    assert alone.to_json(ED) == check_sequence(_ring_check_position({"ring_check": "turn"}), ED, RING_TURN[:1],
+                                               method="networkx").to_json(ED)
+
+
+def test_ring_check_turn_in_apply_turn_and_the_garden_it_leaves() -> None:
+    each, _, rings = apply_turn(_ring_check_position({}), ED, Turn(tuple(RING_TURN)))
+    assert [r["size"] for r in rings] == [3] and each.player("red").rings == ((3, 1),) and len(each.pots) == 1
+    assert [c.size for c in each.completed(ED)] == [3]
+    # a turn in progress: the first tile's ring is not checked yet (the protocol's legal moves use this)
+    half = _ring_check_position({"ring_check": "turn"}).lay(RING_TURN[:1])
+    w1 = half.networks(ED, settled=False)
+    assert not w1.is_ring(w1.root_of(((0, 0), 0))) and half.networks(ED).is_ring(w1.root_of(((0, 0), 0)))
+    turn, _, rings = apply_turn(_ring_check_position({"ring_check": "turn"}), ED, Turn(tuple(RING_TURN)))
+    assert rings == [] and turn.player("red").rings == () and turn.pots == () and turn.completed(ED) == []
+    # the garden keeps the turn: the second tile is marked, in text and JSON, and replays the same
+    assert [t.same_turn for t in turn.tiles] == [False, False, False, True]
+    assert [t.same_turn for t in each.tiles] == [False] * 4
+    text = position_to_text(turn, ED)
+    assert f"tiles: S@0,0:r0 W1@0,-1 {RING_TURN[0]} +{RING_TURN[1]}" in text
+    assert "+" not in position_to_text(each, ED).split("tiles: ")[1].split("\n")[0]
+    for back in (position_from_text(text, "<t>", ED), position_from_json(json.dumps(position_to_json(turn, ED)),
+                                                                           "<j>", ED)):
+        assert back == turn and back.completed(ED) == []
+        assert back.networks(ED).open_ends(back.networks(ED).root_of((NN, 0))) == 1  # W1's network: open
+    assert position_to_json(turn, ED)["tiles"][3] == {"tile": OPEN_TILE[0], "cell": list(NN),
+                                                     "orientation": OPEN_TILE[1], "same_turn": True}
+    assert "same_turn" not in json.dumps(position_to_json(each, ED))
+
+
+def test_show_follows_ring_check_by_both_methods(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rings = {}
+    for name, opts in (("each-tile", {}), ("turn", {"ring_check": "turn"})):
+        after = apply_turn(_ring_check_position(opts), ED, Turn(tuple(RING_TURN)))[0]
+        path = tmp_path / f"{name}.txt"
+        path.write_text(position_to_text(after, ED))
+        for method in ("union-find", "networkx"):
+            assert main(["gnome-hollow", "show", str(path), "--method", method, "--json"]) == 0
+            rings[name, method] = json.loads(capsys.readouterr().out)["rings"]
+    assert rings["each-tile", "union-find"] == rings["each-tile", "networkx"] != []
+    assert rings["turn", "union-find"] == rings["turn", "networkx"] == []
+
+
+def test_ring_check_in_the_protocol() -> None:
+    game = gnomekit.game("gnome-hollow")
+    asked = {}
+    for name, opts in (("each-tile", {}), ("turn", {"ring_check": "turn"})):
+        pos = game.position(_ring_check_position(opts))
+        for p in RING_TURN:
+            pos = pos.apply(pos.move_text(p))
+        asked[name] = [pos.move_text(m) for m in pos.apply("end").legal_moves()]
+    assert asked["each-tile"][0] == "marker 3.1"  # the ring's marker, then the gnome action
+    assert asked["turn"] == ["pass"]  # no ring: straight to the gnome action (no gnome in the garden)
+
+
+def test_ring_check_turn_union_find_agrees_with_networkx() -> None:
+    """Random gardens cut into turns (a tile that closes a ring shares its turn with the next tile):
+    both methods close the same networks, and on some gardens the reading changes the rings."""
+    changed = 0
+    for s in range(18):
+        seq = random_garden(ED, s, 30, wild=1.0)
+        nets, same_turn, prev = Networks(ED), [False], False
+        for i, (t, c, o) in enumerate(seq):
+            ring = any(n.ring for n in nets.place(ED.tile(t), c, o))
+            if i:
+                same_turn.append(prev and not same_turn[-1])
+            prev = ring
+        uf, closed = replay(ED, seq, same_turn=same_turn)
+        gg = garden_graph(ED, seq, same_turn=same_turn)
+        assert [(c.ring, c.tiles, c.paths) for c in gg.closed] == [(c.ring, c.tiles, c.paths) for c in closed]
+        for key in uf.path_elem:
+            assert gg.is_ring(key) == uf.is_ring(uf.root_of(key))
+        # the same garden as a position: its tiles line carries the turns
+        pos = two_players([("S", (0, 0), 0)][1:], options={"ring_check": "turn"})
+        pos = replace(pos, tiles=tuple(Placed(t, c, o, st) for (t, c, o), st in zip(seq, same_turn, strict=True)))
+        assert [x.tiles for x in pos.completed(ED)] == [x.tiles for x in closed if x.ring]
+        assert position_from_text(position_to_text(pos, ED), "<t>", ED) == pos
+        changed += [x.tiles for x in closed if x.ring] != [x.tiles for x in replay(ED, seq)[1] if x.ring]
+    assert changed >= 2  # seeds 12 and 16: a tile laid against a wildflower of the ring just closed
+
+
+def test_ring_check_marks_need_the_option_and_the_searches_refuse_it() -> None:
+    pos = apply_turn(_ring_check_position({"ring_check": "turn"}), ED, Turn(tuple(RING_TURN)))[0]
+    assert replace(pos, options={}).problems(ED) == ["tiles marked as laid in the same turn (+) need option "
+                                                     "ring_check=turn"]
+    bad = position_to_json(pos, ED)
+    bad["tiles"][3]["same_turn"] = "yes"
+    with pytest.raises(NotationError, match="expected true or false"):
+        position_from_json(json.dumps(bad), "<j>", ED)
+    assert replace(pos, tiles=(replace(pos.tiles[0], same_turn=True), *pos.tiles[1:])).problems(ED) == [
+        "the first tile must be the Stump at 0,0 in orientation 0 (S@0,0)"]  # "+S@0,0": no tile before it
+    with pytest.raises(UsageError, match="ring_check=turn"):
+        best_turn(_ring_check_position({"ring_check": "turn"}), ED)
+    with pytest.raises(UsageError, match="ring_check=turn"):
+        close_by_sat(_ring_check_position({"ring_check": "turn"}), ED, ((0, 0), 0))
+    with pytest.raises(UsageError, match="ring_check=turn"):
+        gnomekit.solve(gnomekit.game("gnome-hollow").position(_ring_check_position({"ring_check": "turn"})),
+                       "close", network="0,0.0")
 
 
 # -- (4) fewer than two offered tiles fit: place fewer (default) or the end is triggered -----------
