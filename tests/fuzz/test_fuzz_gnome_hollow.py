@@ -1,7 +1,7 @@
 """Fuzzing Gnome Hollow through the CLI (issue 17): positions (text, JSON), placements, editions, options.
 
 Every mutated input must end without a traceback, with exit 0, 1 or 2, and an exit-2 message that
-names where the problem is.  ``N`` inputs per seed text by default; ``--runslow`` runs 20 times more.
+names where the problem is.  ``N`` inputs per seed text by default; ``--runslow`` runs 100 times more.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MID = str(ROOT / "docs" / "examples" / "hollow-mid.txt")
 EDITION = ROOT / "models" / "gnome_hollow" / "data" / "default.toml"
 N = 95  # per seed text: 6 positions, 2 placements, edition, options, a game record -> about 1,000 inputs
-SLOW = 20
+SLOW = 100  # --runslow: 100x the default, about 100,000 inputs
 
 
 def _problem(o: Outcome, *sources: str) -> str | None:
