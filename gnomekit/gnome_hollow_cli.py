@@ -425,7 +425,7 @@ def _moves(pos: Table, ed: GnomeHollowEdition, args: argparse.Namespace) -> Answ
 def _parse_ref(text: str) -> tuple[tuple[int, int], int]:
     import re
 
-    m = re.match(r"^(-?\d+),(-?\d+)\.(\d+)$", text.strip())
+    m = re.match(r"^(-?\d{1,18}),(-?\d{1,18})\.(\d{1,18})$", text.strip())
     if not m:
         raise UsageError("expected a network as a path Q,R.K (path K of the tile at Q,R)", source="--close",
                          text=text)

@@ -89,6 +89,11 @@ def parse_toml(text: str, name: str) -> TomlSource:
             line, col = len(lines), len(lines[-1]) + 1
             msg = msg.replace("(at end of document)", "at the end of the file").strip()
         raise EditionError(f"not valid TOML: {msg}", source=name, line=line, column=col) from None
+    except ValueError:  # tomllib converts integers itself: Python refuses more than 4300 digits
+        m = re.search(r"\d{4301,}", text)
+        line, col = (text.count("\n", 0, m.start()) + 1, m.start() - text.rfind("\n", 0, m.start())) if m else (1, 1)
+        raise EditionError("expected a number of reasonable size (this one has thousands of digits)", source=name,
+                           line=line, column=col) from None
     return TomlSource(name=name, text=text, data=data)
 
 

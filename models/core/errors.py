@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+QUOTED = 80  # the most characters of an input an error message quotes
+
 
 class GnomekitError(ValueError):
     """Base class: a problem with something the user gave us."""
@@ -56,8 +58,15 @@ class GnomekitError(ValueError):
         else:
             msg = f"{self.where()}: {self.message}"
         if self.text is not None:
-            msg += f" (found {self.text!r})"
+            msg += f" (found {self.shown_text()!r})"
         return msg
+
+    def shown_text(self) -> str | None:
+        """The offending text as quoted: whole up to 80 characters, else its start and its length (a
+        300 KB line is not printed back)."""
+        if self.text is None or len(self.text) <= QUOTED:
+            return self.text
+        return f"{self.text[:QUOTED - 20]}... ({len(self.text):,} characters)"
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -66,7 +75,7 @@ class GnomekitError(ValueError):
             "source": self.source,
             "line": self.line,
             "column": self.column,
-            "text": self.text,
+            "text": self.shown_text(),
         }
 
 

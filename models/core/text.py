@@ -47,3 +47,9 @@ def undecodable(exc: UnicodeDecodeError) -> tuple[str, int, int]:
     column = exc.start - (head.rfind(b"\n") + 1) + 1
     found = f"byte 0x{data[exc.start]:02x}" if exc.start < len(data) else "a cut-short character"
     return f"expected UTF-8 text, found {found}", line, column
+
+
+def is_count(s: str) -> bool:
+    """Whether ``s`` is a whole number the readers take: ASCII digits only (``'²'.isdigit()`` is true, but
+    ``int('²')`` fails) and at most 18 of them (Python will not convert more than 4300)."""
+    return s.isascii() and s.isdigit() and len(s) <= 18

@@ -14,6 +14,7 @@ from typing import Any
 
 from gnomekit.models.core.edition import TomlSource, check_game, is_int, read_bundled_toml, read_toml_file
 from gnomekit.models.core.hexgrid import DIRECTIONS, ORIENTATIONS, opposite, orient_edge
+from gnomekit.models.core.text import is_count
 from gnomekit.models.gnome_hollow.shapes import canonical
 
 STUMP_ID = "S"
@@ -525,7 +526,7 @@ def _columns(src: TomlSource, raw_cols: Any, where: str, shapes: dict[str, tuple
                     if n not in shapes:
                         src.problem(f"{where}[{i}]: unknown shape {n!r} (see [shapes])", b)
                     continue
-                if kind not in BONUS_KINDS or (kind == "mushrooms") != bool(n) or (n and not n.isdigit()):
+                if kind not in BONUS_KINDS or (kind == "mushrooms") != bool(n) or (n and not is_count(n)):
                     src.problem(f"{where}[{i}]: unknown bonus {b!r} (signpost, store, flower, "
                                 "mushrooms:N, second-marker" + (", shape:NAME)" if allow_shapes else ")"), b)
             rows.append(tuple(row))

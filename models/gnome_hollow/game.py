@@ -36,6 +36,7 @@ from gnomekit.models.core.errors import GnomekitError, IllegalMoveError, Notatio
 from gnomekit.models.core.hexgrid import Hex
 from gnomekit.models.core.protocol import CHANCE, TERMINAL, Game, Report
 from gnomekit.models.core.protocol import Position as ProtocolPosition
+from gnomekit.models.core.text import is_count
 from gnomekit.models.core.violation import Violation
 from gnomekit.models.gnome_hollow import notation
 from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, RingColumn, default_edition, load_edition
@@ -141,7 +142,7 @@ def _bad(text: str, source: str, expected: str, column: int = 1, found: str | No
 
 
 def _int(tok: str, text: str, source: str, col: int, what: str) -> int:
-    if not tok.isdigit():
+    if not is_count(tok):
         raise _bad(text, source, what, col, tok)
     return int(tok)
 
@@ -180,7 +181,7 @@ def parse_move(text: str, source: str = "<move>") -> Move:
         if len(toks) < 2:
             raise _bad(text, source, "marker SIZE.ROW", 1)
         size, dot, row = toks[1].partition(".")
-        if not dot or not size.isdigit() or not row.isdigit():
+        if not dot or not is_count(size) or not is_count(row):
             raise _bad(text, source, "a ring board space SIZE.ROW", cols[1], toks[1])
         fields: dict[str, Any] = {}
         for tok, col in zip(toks[2:], cols[2:], strict=True):
@@ -192,7 +193,7 @@ def parse_move(text: str, source: str = "<move>") -> Move:
                          _int(v, text, source, col, "trade=N") if k == "trade" else v)
         return RingMarker(int(size), int(row), **fields)
     if head == "gnome":
-        if len(toks) < 3 or not toks[1].isdigit() or toks[2] not in ACTION_KINDS:
+        if len(toks) < 3 or not is_count(toks[1]) or toks[2] not in ACTION_KINDS:
             raise _bad(text, source, "gnome N KIND with KIND one of " + ", ".join(ACTION_KINDS), 1)
         gi, kind = int(toks[1]), toks[2]
         rest = list(zip(toks[3:], cols[3:], strict=True))
@@ -204,7 +205,7 @@ def parse_move(text: str, source: str = "<move>") -> Move:
             sales = []
             for tok, col in rest:
                 c, eq, n = tok.partition("=")
-                if not eq or not c or not n.isdigit():
+                if not eq or not c or not is_count(n):
                     raise _bad(text, source, "a set COLOUR=MUSHROOMS", col, tok)
                 sales.append((c, int(n)))
             return Act(gi, kind, sales=tuple(sales))

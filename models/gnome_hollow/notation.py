@@ -29,7 +29,7 @@ from typing import Any
 from gnomekit.models.core.errors import NotationError
 from gnomekit.models.core.hexgrid import Hex
 from gnomekit.models.core.jsonpos import JsonReader, loads_with_positions
-from gnomekit.models.core.text import FORMAT_LINE, FORMAT_VERSION, format_problem
+from gnomekit.models.core.text import FORMAT_LINE, FORMAT_VERSION, format_problem, is_count
 from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition
 from gnomekit.models.gnome_hollow.placement import Placement
 from gnomekit.models.gnome_hollow.position import (
@@ -44,8 +44,23 @@ from gnomekit.models.gnome_hollow.position import (
 )
 
 HEADER = "gnome-hollow position"
-_PLACE = re.compile(r"^([^\s@:,#=]+)@(-?\d+),(-?\d+)(?::(r[0-5]|m[0-5]|\d+))?$")
+_PLACE = re.compile(r"^([^\s@:,#=]+)@(-?\d+),(-?\d+)(?::(r[0-5]|m[0-5]|\d{1,18}))?$")
 _PATHREF = re.compile(r"^(-?\d+),(-?\d+)\.(\d+)$")
+#: The largest |q| or |r| a cell may have: far beyond any garden (a garden of every tile of an edition
+#: reaches no further than its tile count from the Stump), and small enough that drawing a garden never
+#: allocates without bound (a coordinate of 10**30 made ``show`` run out of memory).
+MAX_COORD = 200
+_COORD_PROBLEM = f"a cell Q,R with Q and R from -{MAX_COORD} to {MAX_COORD}"
+
+
+def _coord(digits: str) -> int:
+    """A coordinate's digits as a number; one of more than 9 digits (too far in any case) as a value out of
+    range, without converting it (Python refuses to convert more than 4300 digits)."""
+    return int(digits) if len(digits.lstrip("-")) <= 9 else MAX_COORD + 1
+
+
+def _bounded(q: int, r: int) -> bool:
+    return abs(q) <= MAX_COORD and abs(r) <= MAX_COORD
 
 
 # ---------------------------------------------------------------------------------------------
@@ -79,7 +94,10 @@ def parse_placement_token(tok: str, source: str = "<placement>", line: int | Non
     if not m or o is None:
         raise NotationError("expected a placement TILE@Q,R[:ORIENT] (ORIENT r0-r5, m0-m5 or 0-11), e.g. G12@1,-1:r3",
                             source=source, line=line, column=column, text=tok)
-    return Placement(m.group(1), (int(m.group(2)), int(m.group(3))), o)
+    q, r = _coord(m.group(2)), _coord(m.group(3))
+    if not _bounded(q, r):
+        raise NotationError(f"expected {_COORD_PROBLEM}", source=source, line=line, column=column, text=tok)
+    return Placement(m.group(1), (q, r), o)
 
 
 def _garden_tile(tok: str, source: str, line: int, column: int) -> Placed:
@@ -255,6 +273,8 @@ class _Reader(JsonReader):
     def cell(self, v: Any, path: tuple[Any, ...]) -> Hex:
         if not isinstance(v, list) or len(v) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
             raise self.err(path, "a cell [q, r]", v)
+        if not _bounded(v[0], v[1]):
+            raise self.err(path, _COORD_PROBLEM.replace("Q,R", "[q, r]").replace("Q and R", "q and r"), v)
         return (v[0], v[1])
 
     def pathref(self, v: Any, path: tuple[Any, ...]) -> tuple[Hex, int]:
@@ -511,7 +531,7 @@ class _TextReader:
         out: dict[str, int] = {}
         for tok, col in self.tokens(value, line, vcol):
             k, eq, v = tok.partition("=")
-            if not eq or not k or not v.isdigit():
+            if not eq or not k or not is_count(v):
                 raise self.err(line, col, "NAME=COUNT", tok)
             if k in out:
                 raise self.err(line, col, f"{k} only once", tok)
@@ -522,6 +542,8 @@ class _TextReader:
         m = _PATHREF.match(tok)
         if not m:
             raise self.err(line, col, "a path reference Q,R.K (path K of the tile at Q,R)", tok)
+        if not _bounded(_coord(m.group(1)), _coord(m.group(2))) or len(m.group(3)) > 2:
+            raise self.err(line, col, f"a path reference Q,R.K with {_COORD_PROBLEM} and a path number K", tok)
         return ((int(m.group(1)), int(m.group(2))), int(m.group(3)))
 
 
@@ -592,7 +614,7 @@ def position_from_text(text: str, source: str, edition: GnomeHollowEdition,
         rings = []
         v, ln, c = pk("rings")
         for tok, col in rd.tokens(v, ln, c):
-            m = re.match(r"^(\d+)\.(\d+)$", tok)
+            m = re.match(r"^(\d{1,18})\.(\d{1,18})$", tok)
             if not m:
                 raise rd.err(ln, col, "a ring board space SIZE.ROW", tok)
             rings.append((int(m.group(1)), int(m.group(2))))
@@ -633,7 +655,7 @@ def position_from_text(text: str, source: str, edition: GnomeHollowEdition,
             raise rd.err(ln, col, "COLOUR=N,N,... or COLOUR=- (blocked spaces by mushrooms)", tok)
         if rest != "-":
             parts = rest.split(",")
-            if not all(x.isdigit() for x in parts):
+            if not all(is_count(x) for x in parts):
                 raise rd.err(ln, col, "COLOUR=N,N,... (blocked spaces by mushrooms)", tok)
             market[k] = tuple(int(x) for x in parts)
     options: dict[str, str] = {}
@@ -660,7 +682,7 @@ def position_from_text(text: str, source: str, edition: GnomeHollowEdition,
     final: int | None = None
     if "final-actions" in top:
         v, ln, c = top["final-actions"]
-        if not v.isdigit():
+        if not is_count(v):
             raise rd.err(ln, c, f"a count of final gnome actions 0-{len(pstates)}", v)
         final = int(v)
     try:
@@ -686,7 +708,7 @@ def position_from_text(text: str, source: str, edition: GnomeHollowEdition,
         if rest != "0":
             for part in rest.split(","):
                 colour, colon, num = part.partition(":")
-                if not colon or not num.isdigit():
+                if not colon or not is_count(num):
                     raise rd.err(ln, col, "Q,R.K=COLOUR:N,...", tok)
                 pot[colour] = int(num)
         pots.append((rd.pathref(ref, ln, col), {k: n for k, n in pot.items() if n}))

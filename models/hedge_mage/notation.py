@@ -32,7 +32,7 @@ from typing import Any
 from gnomekit.models.core.errors import NotationError
 from gnomekit.models.core.grid import Cell
 from gnomekit.models.core.jsonpos import JsonReader, loads_with_positions
-from gnomekit.models.core.text import FORMAT_LINE, FORMAT_VERSION, format_problem
+from gnomekit.models.core.text import FORMAT_LINE, FORMAT_VERSION, format_problem, is_count
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.placement import ORIENTATION_NAMES, Placement, placement_at
 from gnomekit.models.hedge_mage.position import Garden, Gnome, Hedge, Mage, Problem
@@ -391,7 +391,7 @@ def garden_from_text(text: str, source: str, edition: HedgeMageEdition) -> Garde
         if problem:
             raise err(f"expected {problem}", li, co, v)
     size, sl, sc = need("size")
-    m = re.fullmatch(r"(\d+)\s*x\s*(\d+)", size)
+    m = re.fullmatch(r"(\d{1,18})\s*x\s*(\d{1,18})", size)
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
         raise err("expected size as ROWSxCOLS, e.g. 10x10", sl, sc, size)
     rows, cols = int(m.group(1)), int(m.group(2))
@@ -402,7 +402,7 @@ def garden_from_text(text: str, source: str, edition: HedgeMageEdition) -> Garde
         if key not in meta:
             return default
         v, li, co = meta[key]
-        if not re.fullmatch(r"\d+", v) or int(v) < low:
+        if not re.fullmatch(r"\d{1,18}", v) or int(v) < low:
             raise err(f"expected a whole number >= {low} for '{key}'", li, co, v)
         return int(v)
 
@@ -571,7 +571,7 @@ def read_garden(text: str, source: str, edition: HedgeMageEdition) -> Garden:
 # ---------------------------------------------------------------------------------------------
 # Placements
 
-_PLACE = re.compile(r"^\s*([A-Za-z0-9_]+)\s*:\s*([A-Za-z0-9]+)\s*@\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+_PLACE = re.compile(r"^\s*([A-Za-z0-9_]+)\s*:\s*([A-Za-z0-9]+)\s*@\s*(-?\d{1,18})\s*,\s*(-?\d{1,18})\s*$")
 
 
 def placement_to_text(p: Placement, edition: HedgeMageEdition) -> str:
@@ -619,7 +619,7 @@ def parse_placement(s: str, edition: HedgeMageEdition, source: str = "<placement
         raise NotationError("expected a tile of the edition: " + " ".join(edition.tiles),
                             source=source, line=1, column=m.start(1) + 1, text=name)
     o = orient.upper()
-    if o.isdigit() and int(o) < 8:
+    if is_count(o) and int(o) < 8:
         index = int(o)
     elif o in ORIENTATION_NAMES:
         index = ORIENTATION_NAMES.index(o)

@@ -132,7 +132,7 @@ def _err(msg: str, source: str, line: int, col: int, text: str | None = None) ->
     return NotationError(msg, source=source, line=line, column=col, text=text)
 
 
-_CELL = r"(\d+),(\d+)"
+_CELL = r"(\d{1,18}),(\d{1,18})"
 
 
 def run_from_text(text: str, source: str, ed: HedgeMageEdition) -> RunPosition:
@@ -194,7 +194,7 @@ def run_from_text(text: str, source: str, ed: HedgeMageEdition) -> RunPosition:
         if key not in meta:
             return default
         v, li, co = meta[key]
-        if not re.fullmatch(r"\d+", v) or int(v) > MAX_COUNT:
+        if not re.fullmatch(r"\d{1,18}", v) or int(v) > MAX_COUNT:
             raise _err(f"expected a whole number 0..{MAX_COUNT} for '{key}'", source, li, co, v)
         return int(v)
 
@@ -213,7 +213,7 @@ def run_from_text(text: str, source: str, ed: HedgeMageEdition) -> RunPosition:
     if "rescued" in meta and meta["rescued"][0] != "-":
         v, li, co = meta["rescued"]
         for part in v.split():
-            m2 = re.fullmatch(r"([a-z]+)=(\d+)", part)
+            m2 = re.fullmatch(r"([a-z]+)=(\d{1,18})", part)
             if not m2 or m2.group(1) not in ed.gnome_kinds or int(m2.group(2)) > MAX_COUNT:
                 raise _err("expected KIND=N entries (kinds: " + " ".join(ed.gnome_kinds) + ")", source, li,
                            co + v.index(part), part)
@@ -239,7 +239,7 @@ def run_from_text(text: str, source: str, ed: HedgeMageEdition) -> RunPosition:
     if "moved" in meta and meta["moved"][0] != "-":
         v, li, co = meta["moved"]
         for part in v.split():
-            m3 = re.fullmatch(r"([A-Za-z])@" + _CELL + r"=(\d+)", part)
+            m3 = re.fullmatch(r"([A-Za-z])@" + _CELL + r"=(\d{1,18})", part)
             kind = ed.kind_of_letter(m3.group(1)) if m3 else None
             if not m3 or kind is None or int(m3.group(4)) > MAX_COUNT:
                 raise _err(f"expected LETTER@ROW,COL=POINTS entries like P@3,4=2 (POINTS 0..{MAX_COUNT})", source, li,
@@ -407,9 +407,9 @@ def read_run(text: str, source: str, ed: HedgeMageEdition) -> RunPosition:
 
 _ACTION = re.compile(
     r"^(?:(?P<token>T)"
-    r"|\^(?P<shroom>\d+,\d+)(?P<sb>(?:~\d+,\d+)*)"
-    r"|M(?P<mage>\d+)(?:(?P<mpath>(?:>\d+,\d+)+)|\+(?P<pick>\d+,\d+)|-(?P<drop>\d+,\d+))(?P<mb>(?:~\d+,\d+)*)"
-    r"|(?P<gk>[A-Za-z])(?P<gat>\d+,\d+)(?P<gpath>(?:>\d+,\d+)+)(?P<gb>(?:~\d+,\d+)*))$")
+    r"|\^(?P<shroom>\d{1,18},\d{1,18})(?P<sb>(?:~\d{1,18},\d{1,18})*)"
+    r"|M(?P<mage>\d{1,18})(?:(?P<mpath>(?:>\d{1,18},\d{1,18})+)|\+(?P<pick>\d{1,18},\d{1,18})|-(?P<drop>\d{1,18},\d{1,18}))(?P<mb>(?:~\d{1,18},\d{1,18})*)"
+    r"|(?P<gk>[A-Za-z])(?P<gat>\d{1,18},\d{1,18})(?P<gpath>(?:>\d{1,18},\d{1,18})+)(?P<gb>(?:~\d{1,18},\d{1,18})*))$")
 
 
 def _cells(s: str, sep: str) -> tuple[Cell, ...]:

@@ -34,6 +34,7 @@ from typing import Any
 from gnomekit.models.core.errors import GnomekitError, NotationError, UsageError
 from gnomekit.models.core.jsonpos import JsonReader, loads_with_positions
 from gnomekit.models.core.protocol import CHANCE, TERMINAL, Game, Position, Report
+from gnomekit.models.core.text import is_count
 from gnomekit.models.core.violation import Violation
 from gnomekit.models.hexen_rennen.board import board_from_text, board_text, is_board
 from gnomekit.models.hexen_rennen.edition import (
@@ -126,8 +127,8 @@ class Play:
 
 Move = Roll | Witch | Play
 
-_ROLL = re.compile(r"roll\s+(\d+)")
-_WITCH = re.compile(r"witch\s+(start|\d+)")
+_ROLL = re.compile(r"roll\s+(\d{1,18})")
+_WITCH = re.compile(r"witch\s+(start|\d{1,18})")
 _PLAY = re.compile(r"(?:([a-z][a-z0-9_-]*):)?(\S+)")
 
 
@@ -162,7 +163,7 @@ def parse_move(text: str, edition: HexenEdition, source: str = "<move>") -> Move
         code = STOP
     elif b in ("s", "symbol"):
         code = SYMBOL
-    elif b.isdigit() and int(b) in edition.numbers:
+    elif is_count(b) and int(b) in edition.numbers:
         code = int(b)
     else:
         raise bad("expected a move: 'roll N', 'witch FIELD', 'pass', or a decision: stop, S (symbol card) or "

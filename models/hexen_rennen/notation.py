@@ -284,7 +284,7 @@ def position_from_text(text: str, source: str, edition: HexenEdition) -> Positio
         wv, wl, wc = meta["witches"]
         if wv != "-":
             for t in re.finditer(r"\S+", wv):
-                mm = re.fullmatch(r"([a-z0-9_-]+)=((?:\d+|start)(?:,(?:\d+|start))*)?", t.group(0))
+                mm = re.fullmatch(r"([a-z0-9_-]+)=((?:\d{1,18}|start)(?:,(?:\d{1,18}|start))*)?", t.group(0))
                 if not mm or mm.group(1) not in edition.clan_ids:
                     raise err("expected CLAN=F,F,... (fields 0 start .. " f"{edition.last_field})", wl, wc + t.start(),
                               t.group(0))

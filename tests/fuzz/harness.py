@@ -26,7 +26,8 @@ from gnomekit.cli import build_parser as _build_parser
 from gnomekit.cli import main
 
 NUMBER = re.compile(r"-?\d+")
-WEIRD_NUMBERS = ["0", "-1", "-99999999999", "99999999999", "1" + "0" * 30, "nan", "inf", "-inf", "1e400", "", "x"]
+WEIRD_NUMBERS = ["0", "-1", "-99999999999", "99999999999", "1" + "0" * 30, "9" * 5000, "nan", "inf", "-inf", "1e400",
+                 "", "x"]  # 5000 digits: more than Python converts to an int (4300)
 WEIRD_TEXT = ["\u00e9", "\u2603", "\x00", "\ufeff", "\u202e", "\t", "\r", "\x1b[31m", "😀", "Ω" * 50]
 WEIRD_JSON: list[Any] = [None, True, 0, -1, 10**30, 1.5, "", "x", [], {}, [[1, 2]], {"a": 1}, "nan"]
 
