@@ -129,8 +129,47 @@ def cmd_audit(args: argparse.Namespace) -> Answer:
         if answer.status != OK:  # interrupted or failed: that answer, as it is
             return answer
         answers.append(answer)
-    data, text = compare_answer((args.compare[0], args.compare[1]), answers[0].data, answers[1].data)
+    # the shared per-policy figures repeat part (b)'s: compared once
+    data, text = compare_answer((args.compare[0], args.compare[1]),
+                                *({k: v for k, v in ans.data.items() if k != "policies"} for ans in answers))
+    data["a"], data["b"] = answers[0].data, answers[1].data
     return Answer(data, text)
+
+
+def shared_figures(data: dict[str, Any], seed: int) -> dict[str, Any]:
+    """The keys every audit's JSON has (docs/batch.md), from the parts' answers in ``data``.
+
+    ``seed``; ``policies``: part (b)'s figures per policy (no timings, no witness);
+    ``witnesses``: every part's findings by name, each with ``what`` (a sentence) and the
+    part's own witness fields (placements and garden, or the game's seed and policy)."""
+    policies: dict[str, Any] = {}
+    found: dict[str, dict[str, Any]] = {}
+    for t in (data["per_tile"] or {}).get("tiles", []):
+        w = t["witness"]
+        if w is not None:
+            best = "the fewest" if t["status"] == "proven" else "the fewest found"
+            found[f"tile-{t['tile']}"] = {
+                "what": f"tile {t['tile']} has no legal placement after {len(w['placements'])} placements ({best})",
+                "part": "a", "tile": t["tile"], "status": t["status"], **w}
+    for pol, st in ((data["simulation"] or {}).get("policies") or {}).items():
+        policies[pol] = {k: v for k, v in st.items() if k not in ("policy", "seconds", "witness")}
+        w = st["witness"]
+        if w is not None:
+            found[f"dead-round-{pol}"] = {
+                "what": f"game {w['game']} (policy {pol}): nothing can be placed in round {w['round']}",
+                "part": "b", "policy": pol, **w}
+    mp = data["max_points"]
+    if mp is not None and mp["witness"] is not None:
+        found["max-points"] = {"what": f"{mp['best_found']} movement points in one placement without bonus sigils "
+                                       f"({'proven' if mp['status'] == 'proven' else 'the most found'})",
+                               "part": "c", **mp["witness"]}
+    d = data["games"]
+    if d is not None:
+        for w in d["witnesses"]:
+            key = f"game-{w['gap']}"
+            if key not in found:  # the first game (in seed order) with this gap
+                found[key] = {"what": w["detail"], "part": "d", "policy": d["policy"], "players": d["players"], **w}
+    return {"seed": seed, "policies": policies, "witnesses": found}
 
 
 def _audit(args: argparse.Namespace) -> Answer:
@@ -211,6 +250,7 @@ def _audit(args: argparse.Namespace) -> Answer:
             stop = err
             data["games"], text_d = err.partial
             texts.append(text_d)
+    data.update(shared_figures(data, args.seed))
     data["seconds"] = round(time.monotonic() - t_all, 3)
     status = OK
     if stop is not None:

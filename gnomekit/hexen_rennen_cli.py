@@ -504,7 +504,10 @@ def cmd_audit(args: argparse.Namespace) -> Answer:
         if answer.status != OK:  # interrupted or failed: that answer, as it is
             return answer
         answers.append(answer)
-    data, text = compare_answer((args.compare[0], args.compare[1]), answers[0].data, answers[1].data)
+    # the shared per-policy figures repeat the top-level ones: compared once
+    data, text = compare_answer((args.compare[0], args.compare[1]),
+                                *({k: v for k, v in ans.data.items() if k != "policies"} for ans in answers))
+    data["a"], data["b"] = answers[0].data, answers[1].data
     return Answer(data, text)
 
 

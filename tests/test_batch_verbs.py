@@ -163,3 +163,101 @@ def test_ray_option_without_ray_is_a_usage_error(monkeypatch: pytest.MonkeyPatch
     code, _out, err = cli(["hexen", "audit", "--games", "1", "--ray"])
     assert code == 2 and "--ray" in err
     assert Backend("ray", 2).describe() == "Ray (local, 2 CPUs)"
+
+
+SHARED = ("edition", "seed", "policies", "witnesses")  # the keys every audit's JSON has (docs/batch.md)
+
+
+def test_hexen_audit_has_the_shared_figures_format() -> None:
+    import gnomekit
+
+    argv = ["hexen", "audit", "--games", "3", "--players", "2", "--seed", "4", "--json"]
+    code, out, _ = cli([*argv, "--jobs", "1"])
+    data = json.loads(out)
+    assert code == 0
+    for old in ("games", "finished", "turns", "longest_chain", "forced_plays", "no_move_witness", "scores"):
+        assert old in data  # the keys it had keep their places
+    assert all(k in data for k in SHARED)
+    assert (data["seed"], data["players"], data["policy"]) == (4, 2, "random") and data["edition"]
+    fig = data["policies"]["random"]
+    assert (fig["games"], fig["finished"], fig["turns"], fig["forced_plays"]) == (
+        data["games"], data["finished"], data["turns"], data["forced_plays"])
+    assert fig["longest_chain"] == data["longest_chain"]["landings"]
+    assert data["witnesses"]["longest-chain"]["turn_no"] == data["longest_chain"]["turn_no"]
+    game = gnomekit.game("hexen-rennen")
+    for key, w in data["witnesses"].items():
+        assert w["what"] and w["policy"] == "random" and 4 <= w["seed"] < 7, key
+        if "position" in w:
+            game.read(json.dumps(w["position"]), key)  # opens as a position
+    assert json.loads(cli([*argv, "--jobs", "2"])[1]) == data  # nothing in it depends on --jobs
+
+
+def test_hexen_compare_lists_each_figure_once(tmp_path: Path) -> None:
+    code, out, _ = cli(["hexen", "edition", "--dump"])
+    a = tmp_path / "a.toml"
+    a.write_text(out, encoding="utf-8")
+    code, out, _ = cli(["hexen", "audit", "--games", "2", "--players", "2", "--jobs", "1", "--seed", "1",
+                        "--compare", str(a), str(a), "--json"])
+    data = json.loads(out)
+    assert code == 0 and data["differences"] == [] and data["a"]["policies"] == data["b"]["policies"]
+    code, out, _ = cli(["hexen", "audit", "--games", "2", "--players", "2", "--jobs", "1", "--seed", "1",
+                        "--compare", str(a), str(a)])
+    assert "0 figure(s) differ" in out
+
+
+def test_hedge_audit_has_the_shared_figures_format() -> None:
+    import gnomekit
+
+    argv = ["hedge-mage", "audit", "--parts", "b,d", "--games", "3", "--seed", "3", "--json"]
+    code, out, _ = cli([*argv, "--jobs", "1"])
+    data = json.loads(out)
+    assert code == 0
+    for old in ("edition", "enchantments", "max_before", "per_tile", "simulation", "max_points", "games", "seconds"):
+        assert old in data  # the keys it had keep their places
+    assert all(k in data for k in SHARED) and data["seed"] == 3
+    sim = data["simulation"]["policies"]
+    assert list(data["policies"]) == list(sim)
+    for pol, fig in data["policies"].items():
+        assert fig["games"] == 3 and fig["games_with_dead_round"] == sim[pol]["games_with_dead_round"]
+        assert "seconds" not in fig
+        assert (f"dead-round-{pol}" in data["witnesses"]) == (sim[pol]["witness"] is not None)
+    d = data["games"]
+    gaps = {w["gap"] for w in d["witnesses"]}
+    assert {k for k in data["witnesses"] if k.startswith("game-")} == {f"game-{g}" for g in gaps}
+    for g in gaps:
+        w = data["witnesses"][f"game-{g}"]
+        first = next(x for x in d["witnesses"] if x["gap"] == g)
+        assert w["seed"] == first["seed"] and w["policy"] == d["policy"] and w["what"] == first["detail"]
+    again = json.loads(cli([*argv, "--jobs", "2"])[1])
+    assert {k: again[k] for k in SHARED} == {k: data[k] for k in SHARED}  # not on --jobs (timings aside)
+    code, out, _ = cli(["hedge-mage", "audit", "--parts", "b", "--games", "8", "--policies", "random", "--json",
+                        "--jobs", "1"])
+    w = json.loads(out)["witnesses"]["dead-round-random"]  # game 1 of seed 0 has one
+    pos = gnomekit.game("hedge-mage").read(json.dumps(w["garden"]), "w")  # the garden opens
+    assert list(pos.legal_moves()) == [] and w["policy"] == "random" and "nothing can be placed" in w["what"]
+
+
+def test_hedge_audit_parts_a_and_c_witnesses(tmp_path: Path) -> None:
+    import gnomekit
+    from tests.hedge_mage.test_audit import SHAPES, tiny_toml
+
+    path = tmp_path / "tiny.toml"
+    path.write_text(tiny_toml(4, 5, [[0, 0], [3, 4]], [[1, 2], [2, 0]], {"D2": SHAPES["D2"], "I3": SHAPES["I3"],
+                                                                          "L3": SHAPES["L3"]}))
+    code, out, _ = cli(["hedge-mage", "audit", "--edition", str(path), "--parts", "a,c", "--time-per-tile", "5",
+                        "--time-points", "5", "--json", "--jobs", "1"])
+    data = json.loads(out)
+    assert code == 0 and data["policies"] == {}  # no part (b)
+    assert any(k.startswith("tile-") for k in data["witnesses"])  # the tiny tiles are boxed in after 2
+    game = gnomekit.game("hedge-mage", str(path))
+    for t in data["per_tile"]["tiles"]:
+        w = data["witnesses"].get(f"tile-{t['tile']}")
+        assert (w is None) == (t["witness"] is None)
+        if w is not None:  # the garden opens, with the tile in hand and no legal placement for it
+            pos = game.read(json.dumps(w["garden"]), t["tile"])
+            assert w["garden"]["tile"] == t["tile"] and list(pos.legal_moves()) == []
+            assert f"after {len(w['placements'])} placements" in w["what"]
+    mp = data["max_points"]
+    assert ("max-points" in data["witnesses"]) == (mp["witness"] is not None)
+    if mp["witness"] is not None:
+        assert data["witnesses"]["max-points"]["garden_before_last"] == mp["witness"]["garden_before_last"]

@@ -32,6 +32,7 @@ from gnomekit.models.core.errors import UsageError
 from gnomekit.models.gnomes_at_midnight.edition import MidnightEdition
 from gnomekit.models.gnomes_at_midnight.position import NO_CARD, Position, dance_placements
 from gnomekit.models.gnomes_at_midnight.setup import edition_board
+from gnomekit.solver.core.batch import Backend
 
 Progress = Callable[[str, float], None] | None
 WIN_MAX = 127
@@ -177,10 +178,16 @@ def side_placements(n: int, g: int) -> int:
 
 
 def build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
-          cycles: tuple[tuple[int, ...], tuple[int, ...]] | None = None, progress: Progress = None) -> Tablebase:
+          cycles: tuple[tuple[int, ...], tuple[int, ...]] | None = None, progress: Progress = None,
+          backend: Backend | None = None, chunk: int = 1 << 20) -> Tablebase:
     """Build the table (no cache).  ``progress(stage, fraction)`` is called along the way.
 
-    Refuses (UsageError) editions too big for a full table, such as the default one."""
+    ``backend`` (None: all in this process, as always) runs each retrograde ply's predecessor
+    generation as tasks of ``chunk`` frontier states on the batch runner; the table is the
+    same whatever the backend.  Refuses (UsageError) editions too big for a full table, such
+    as the default one."""
+    if chunk < 1:
+        raise ValueError(f"chunk must be at least 1, not {chunk}")
     t0 = time.perf_counter()
     p = params_for(ed, dance, cycles)
     board = edition_board(ed)
@@ -304,68 +311,197 @@ def build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
     decided = len(frontier_idx)
     nomove_flat = nomove.reshape(-1)
 
-    def predecessors(chunk: np.ndarray) -> np.ndarray:
-        """Undecided states with a move into one of the states ``chunk`` (one entry per such move)."""
-        s_f, dg_f, db_f, c_f = np.unravel_index(chunk, values.shape)
-        preds: list[np.ndarray] = []
-        for s_new in (0, 1):
-            sel = s_f == s_new
-            if not sel.any():
-                continue
-            s = 1 - s_new  # the side that moved into these states
-            cs, dgs, dbs = c_f[sel], dg_f[sel], db_f[sel]
-            e_src, _e_dst, e_tid = edges[s]
-            lo, hi = rev_ptr[s][cs], rev_ptr[s][cs + 1]
-            lens = hi - lo
-            tot = int(lens.sum())
-            if tot:
-                rep = np.repeat(np.arange(len(cs)), lens)
-                eidx = lo[rep] + (np.arange(tot) - np.repeat(np.cumsum(lens) - lens, lens))
-                pc = e_src[eidx].astype(np.int64)
-                pt = e_tid[eidx]
-                pdg, pdb = dgs[rep], dbs[rep]
-                own_after = pdg if s == 0 else pdb
-                for prev in range(D):
-                    ok = (own_after == adv(s, prev)) & allowed_arr[s][pt, moon_of(s, prev) + 1]
-                    k_ok = int(ok.sum())
-                    if not k_ok:
-                        continue
-                    if s == 0:
-                        g_, b_ = np.full(k_ok, prev, dtype=np.int64), pdb[ok]
-                    else:
-                        g_, b_ = pdg[ok], np.full(k_ok, prev, dtype=np.int64)
-                    preds.append(((s * D + g_) * D + b_) * C + pc[ok])
-            # passes: same configuration and deck states, the other side to move, when it had no move
-            pidx = ((s * D + dgs) * D + dbs) * C + cs
-            preds.append(pidx[nomove_flat[pidx]].astype(np.int64))
-        pred = np.concatenate(preds) if preds else np.zeros(0, dtype=np.int64)
-        return pred[flat_vals[pred] == 0]
+    arrays = _Arrays(edges[0][0], edges[0][2], rev_ptr[0], edges[1][0], edges[1][2], rev_ptr[1],
+                     allowed_arr[0], allowed_arr[1], nomove_flat, flat_vals)
+    shape = (2, D, D, C)
 
-    chunk_size = 1 << 20
-    while len(frontier_idx):
-        found: list[np.ndarray] = []
-        for k0 in range(0, len(frontier_idx), chunk_size):
-            say(f"retrograde {ply}", decided / total)
-            pred = predecessors(frontier_idx[k0:k0 + chunk_size])
-            if ply % 2 == 1:  # the frontier wins for its mover: each predecessor loses an option
-                uniq, mult = np.unique(pred, return_counts=True)
-                flat_rem[uniq] -= mult.astype(np.int16)
-                found.append(uniq[flat_rem[uniq] <= 0])
-            else:  # the frontier loses for its mover: predecessors win
-                uniq = np.unique(pred)
-                flat_vals[uniq] = ply // 2 + 1
-                found.append(uniq)
-        new = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
-        if ply % 2 == 1:
-            new = new[flat_vals[new] == 0]
-            flat_vals[new] = 128 + (ply + 1) // 2
-        decided += len(new)
-        frontier_idx = new
-        ply += 1
-        if ply > 2 * WIN_MAX:
-            raise RuntimeError("tablebase distances exceed the byte encoding")
+    def predecessors(chunk: np.ndarray) -> np.ndarray:
+        return _predecessors(arrays, p.cycles, shape, chunk)
+
+    if backend is None:
+        while len(frontier_idx):
+            found: list[np.ndarray] = []
+            for k0 in range(0, len(frontier_idx), chunk):
+                say(f"retrograde {ply}", decided / total)
+                pred = predecessors(frontier_idx[k0:k0 + chunk])
+                if ply % 2 == 1:  # the frontier wins for its mover: each predecessor loses an option
+                    uniq, mult = np.unique(pred, return_counts=True)
+                    flat_rem[uniq] -= mult.astype(np.int16)
+                    found.append(uniq[flat_rem[uniq] <= 0])
+                else:  # the frontier loses for its mover: predecessors win
+                    uniq = np.unique(pred)
+                    flat_vals[uniq] = ply // 2 + 1
+                    found.append(uniq)
+            new = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
+            if ply % 2 == 1:
+                new = new[flat_vals[new] == 0]
+                flat_vals[new] = 128 + (ply + 1) // 2
+            decided += len(new)
+            frontier_idx = new
+            ply += 1
+            if ply > 2 * WIN_MAX:
+                raise RuntimeError("tablebase distances exceed the byte encoding")
+    else:
+        values = _retrograde_batched(arrays, p.cycles, shape, flat_rem, frontier_idx, decided, chunk, backend, say)
     say("done", 1.0)
     return Tablebase(p, keys, values, time.perf_counter() - t0)
+
+
+@dataclass
+class _Arrays:
+    """The read-only move graph of the retrograde pass and the values so far (arrays or memory maps)."""
+
+    src0: np.ndarray
+    tid0: np.ndarray
+    ptr0: np.ndarray
+    src1: np.ndarray
+    tid1: np.ndarray
+    ptr1: np.ndarray
+    allowed0: np.ndarray
+    allowed1: np.ndarray
+    nomove: np.ndarray
+    values: np.ndarray  # flat uint8
+
+
+_FIELDS = ("src0", "tid0", "ptr0", "src1", "tid1", "ptr1", "allowed0", "allowed1", "nomove", "values")
+
+
+def _predecessors(a: _Arrays, cycles: tuple[tuple[int, ...], tuple[int, ...]], shape: tuple[int, int, int, int],
+                  chunk: np.ndarray) -> np.ndarray:
+    """Undecided states with a move into one of the states ``chunk`` (one entry per such move)."""
+    _two, D, _d, C = shape
+    L = len(cycles[0])
+
+    def moon_of(s: int, ds: int) -> int:
+        return -1 if ds == 0 else cycles[s][(ds - 2) % L]
+
+    def adv(ds: int) -> int:
+        return 1 + ((0 if ds == 0 else ds - 1) + 1) % L
+
+    s_f, dg_f, db_f, c_f = np.unravel_index(chunk, shape)
+    preds: list[np.ndarray] = []
+    for s_new in (0, 1):
+        sel = s_f == s_new
+        if not sel.any():
+            continue
+        s = 1 - s_new  # the side that moved into these states
+        cs, dgs, dbs = c_f[sel], dg_f[sel], db_f[sel]
+        e_src, e_tid, ptr, allowed = (a.src0, a.tid0, a.ptr0, a.allowed0) if s == 0 else \
+            (a.src1, a.tid1, a.ptr1, a.allowed1)
+        lo, hi = ptr[cs], ptr[cs + 1]
+        lens = hi - lo
+        tot = int(lens.sum())
+        if tot:
+            rep = np.repeat(np.arange(len(cs)), lens)
+            eidx = lo[rep] + (np.arange(tot) - np.repeat(np.cumsum(lens) - lens, lens))
+            pc = e_src[eidx].astype(np.int64)
+            pt = e_tid[eidx]
+            pdg, pdb = dgs[rep], dbs[rep]
+            own_after = pdg if s == 0 else pdb
+            for prev in range(D):
+                ok = (own_after == adv(prev)) & allowed[pt, moon_of(s, prev) + 1]
+                k_ok = int(ok.sum())
+                if not k_ok:
+                    continue
+                if s == 0:
+                    g_, b_ = np.full(k_ok, prev, dtype=np.int64), pdb[ok]
+                else:
+                    g_, b_ = pdg[ok], np.full(k_ok, prev, dtype=np.int64)
+                preds.append(((s * D + g_) * D + b_) * C + pc[ok])
+        # passes: same configuration and deck states, the other side to move, when it had no move
+        pidx = ((s * D + dgs) * D + dbs) * C + cs
+        preds.append(pidx[a.nomove[pidx]].astype(np.int64))
+    pred = np.concatenate(preds) if preds else np.zeros(0, dtype=np.int64)
+    return pred[a.values[pred] == 0]
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """Where a retrograde task finds the arrays (a folder of .npy files, opened as memory maps)."""
+
+    folder: str
+    cycles: tuple[tuple[int, ...], tuple[int, ...]]
+    shape: tuple[int, int, int, int]
+
+
+_OPENED: dict[str, _Arrays] = {}
+
+
+def _opened(folder: str) -> _Arrays:
+    """The arrays of ``folder``, mapped once per worker process (the values map sees the parent's writes)."""
+    a = _OPENED.get(folder)
+    if a is None:
+        _OPENED.clear()
+        a = _Arrays(*(np.load(Path(folder) / f"{f}.npy", mmap_mode="r") for f in _FIELDS))
+        _OPENED[folder] = a
+    return a
+
+
+def _pred_task(shared: _Shared, task: tuple[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+    """One retrograde task: the distinct undecided predecessors of a frontier chunk (and, after a
+    winning frontier, how many moves lead from each into the chunk)."""
+    ply, chunk = task
+    pred = _predecessors(_opened(shared.folder), shared.cycles, shared.shape, chunk)
+    if ply % 2 == 1:
+        uniq, mult = np.unique(pred, return_counts=True)
+        return uniq, mult
+    return np.unique(pred), None
+
+
+def _retrograde_batched(arrays: _Arrays, cycles: tuple[tuple[int, ...], tuple[int, ...]],
+                        shape: tuple[int, int, int, int], flat_rem: np.ndarray, frontier_idx: np.ndarray,
+                        decided: int, chunk: int, backend: Backend,
+                        say: Callable[[str, float], None]) -> np.ndarray:
+    """The retrograde pass with each ply's predecessor generation split into tasks on ``backend``.
+
+    The plies are sequential (a ply's frontier is what the one before decided), but within a
+    ply every chunk of the frontier is independent: each task reads the move graph and the
+    values as they stood when the ply began, and the parent merges the chunks' answers in
+    chunk order, so the table is the same as the single-process build's.  The arrays travel
+    as memory-mapped files in a temporary folder (workers map them, nothing large is pickled
+    but the chunks and their answers)."""
+    import tempfile
+    from functools import partial
+
+    from gnomekit.solver.core.batch import run_batch
+
+    total = int(np.prod(shape))
+    with tempfile.TemporaryDirectory(prefix="gnomekit-tb-") as folder:
+        for f in _FIELDS[:-1]:
+            np.save(Path(folder) / f"{f}.npy", getattr(arrays, f))
+        flat_vals = np.lib.format.open_memmap(Path(folder) / "values.npy", mode="w+", dtype=np.uint8,
+                                              shape=(total,))
+        flat_vals[:] = arrays.values
+        task = partial(_pred_task, _Shared(folder, cycles, shape))
+        ply = 1
+        while len(frontier_idx):
+            say(f"retrograde {ply}", decided / total)
+            flat_vals.flush()
+            inputs = [(ply, frontier_idx[k0:k0 + chunk]) for k0 in range(0, len(frontier_idx), chunk)]
+            batch = run_batch(task, inputs, backend)
+            answers = batch.values()  # BatchError when a task failed or the build was interrupted
+            if ply % 2 == 1:  # the frontier wins for its mover: each predecessor loses an option
+                found = []
+                for uniq, mult in answers:
+                    assert mult is not None
+                    flat_rem[uniq] -= mult.astype(np.int16)
+                    found.append(uniq[flat_rem[uniq] <= 0])
+                new = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
+                new = new[flat_vals[new] == 0]
+                flat_vals[new] = 128 + (ply + 1) // 2
+            else:  # the frontier loses for its mover: predecessors win
+                new = np.unique(np.concatenate([u for u, _m in answers])) if answers else np.zeros(0, np.int64)
+                new = new[flat_vals[new] == 0]
+                flat_vals[new] = ply // 2 + 1
+            decided += len(new)
+            frontier_idx = new
+            ply += 1
+            if ply > 2 * WIN_MAX:
+                raise RuntimeError("tablebase distances exceed the byte encoding")
+        out = np.array(flat_vals).reshape(shape)
+        del flat_vals
+    _OPENED.clear()
+    return out
 
 
 def default_cycles(pos: Position, ed: MidnightEdition) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -384,14 +520,16 @@ def table_path(p: Params) -> Path:
 
 def load_or_build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
                   cycles: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
-                  progress: Progress = None) -> tuple[Tablebase, bool]:
-    """The cached table for these parameters, building and storing it first if needed; (table, was built)."""
+                  progress: Progress = None, backend: Backend | None = None) -> tuple[Tablebase, bool]:
+    """The cached table for these parameters, building and storing it first if needed; (table, was built).
+
+    ``backend``: where the build's retrograde tasks run (see :func:`build`); the table is the same."""
     p = params_for(ed, dance, cycles)
     path = table_path(p)
     if path.exists():
         with np.load(path) as z:
             return Tablebase(p, z["keys"], z["values"], float(z["seconds"])), False
-    tb = build(ed, dance, cycles, progress)
+    tb = build(ed, dance, cycles, progress, backend)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
     np.savez_compressed(tmp, keys=tb.keys, values=tb.values, seconds=np.float64(tb.seconds))

@@ -31,12 +31,40 @@ class Audit:
     pass_witness: dict[str, Any] | None = None
     never_moved: list[dict[str, Any]] = field(default_factory=list)
     scores: list[dict[str, int]] = field(default_factory=list)
+    # what was audited (the figures format every audit shares, docs/batch.md)
+    edition: str = ""
+    seed: int = 0
+    players: int = 0
+    policy: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "finished": self.finished, "turns": self.turns, "longest_chain": self.longest,
                 "forced_plays": self.forced, "forced_play_witness": self.forced_witness,
                 "turns_without_move": self.passes, "no_move_witness": self.pass_witness,
-                "games_where_a_player_never_moved": self.never_moved, "scores": self.scores}
+                "games_where_a_player_never_moved": self.never_moved, "scores": self.scores,
+                **self.shared_json()}
+
+    def shared_json(self) -> dict[str, Any]:
+        """The keys every audit's JSON has (docs/batch.md): what was audited, the figures per
+        policy, and the findings' witnesses by name (each with ``what``, ``seed``, ``policy``)."""
+        figures = {"games": self.games, "finished": self.finished, "turns": self.turns,
+                   "forced_plays": self.forced, "turns_without_move": self.passes,
+                   "games_where_a_player_never_moved": len(self.never_moved),
+                   "longest_chain": self.longest["landings"] if self.longest else 0}
+        found: dict[str, dict[str, Any]] = {}
+        for key, w, what in (
+                ("longest-chain", self.longest, "the longest chain, {landings} landings"),
+                ("forced-play", self.forced_witness, "a forced play (a witch sent back onto its symbol)"),
+                ("no-move", self.pass_witness, "a turn where no witch could move")):
+            if w is not None:  # its position is the one before the turn
+                found[key] = {"what": what.format(**w) + ": turn {turn_no}, {clan} rolls {roll}, {turn}".format(**w),
+                              "policy": self.policy, "players": self.players, **w}
+        if self.never_moved:
+            g = self.never_moved[0]
+            found["player-never-moved"] = {"what": f"{', '.join(g['clans'])} never moved in the whole game",
+                                           "policy": self.policy, "players": self.players, **g}
+        return {"edition": self.edition, "seed": self.seed, "players": self.players, "policy": self.policy,
+                "policies": {self.policy: figures}, "witnesses": found}
 
     def text(self) -> str:
         lines = [f"{self.games} games ({self.finished} finished), {self.turns} turns"]
@@ -109,7 +137,7 @@ def audit(edition: HexenEdition, games: int, players: int, seed: int = 0, policy
     """
     task = partial(_game_figures, edition, players, policy, rules, max_turns)
     batch = run_batch(task, range(seed, seed + games), backend, progress)
-    a = Audit()
+    a = Audit(edition=edition.name, seed=seed, players=players, policy=policy)
     for k, f in batch.items():
         a.games += 1
         a.finished += f.finished
