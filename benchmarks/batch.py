@@ -116,7 +116,7 @@ def main() -> None:
         print(f"{name:<28} {tasks:>6} {bi:>14} {bo:>15} " + " ".join(f"{s:8.1f}" for s in spans))
     print(f"memory per worker: about {rss} MB (this process's peak resident set, which holds every model)")
     print("(the tour cannot go below its longest puzzle, "
-          f"{max(tour_times):.1f} s; the Midnight tablebase build is not split yet)")
+          f"{max(tour_times):.1f} s; the Midnight tablebase build splits only within a ply: see docs/batch.md)")
 
 
 if __name__ == "__main__":
