@@ -16,6 +16,7 @@ import random
 import re
 import time
 from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -175,6 +176,8 @@ AUDITS = [
     ["gnomes-at-midnight", "audit", "--games", "2", "--dance", "square,ell"],
     ["hedge-mage", "play", "--games", "3", "--players", "3"],
     ["gnome-hollow", "audit", "--games", "1", "--players", "2,3", "--policies", "random"],
+    ["hexen-rennen", "play", "--games", "3", "--players", "2"],
+    ["puzzles", "check", str(Path(__file__).resolve().parents[2] / "puzzles" / "hexen-rennen")],
 ]
 
 
