@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+from collections.abc import Callable
 from typing import Any
 
+from gnomekit.common import NO, OK, Answer
 from gnomekit.models.core.errors import UsageError
 from gnomekit.progress import Display, display
 from gnomekit.solver.core.batch import LOCAL, Backend, BatchError, choose, cores
@@ -46,6 +48,43 @@ def bar(label: str, args: argparse.Namespace, unit: str = "task") -> Display:
 def incomplete(err: BatchError) -> dict[str, Any]:
     """What a verb's JSON says about a batch that did not complete (interrupted or failed tasks)."""
     return err.batch.to_json()
+
+
+def batch_answer(data: dict[str, Any], text: str, stop: BatchError | None) -> Answer:
+    """A batch verb's answer; when its batch did not complete, with what finished said (``incomplete``,
+    the batch's summary line) and exit 130 after Ctrl-C, else 1."""
+    if stop is None:
+        return Answer(data, text)
+    data["incomplete"] = incomplete(stop)
+    return Answer(data, text + "\n" + stop.batch.summary(), 130 if stop.interrupted else NO)
+
+
+def compare_runs(run: Callable[[argparse.Namespace, str], tuple[dict[str, Any], str, BatchError | None]],
+                 args: argparse.Namespace) -> tuple[dict[str, Any], str, BatchError | None]:
+    """``--compare A B`` for an audit ``run(args, edition) -> (data, text, stop)``: both runs (the second
+    only when the first completed) and the figures that differ."""
+    a, _ta, stop_a = run(args, args.compare[0])
+    b, _tb, stop_b = run(args, args.compare[1]) if stop_a is None else (a, "", None)
+    data, out = compare_answer((args.compare[0], args.compare[1]), a, b)
+    return data, out, stop_a or stop_b
+
+
+def compare_editions(audit: Callable[[argparse.Namespace], Answer], args: argparse.Namespace,
+                     repeated: tuple[str, ...] = ("policies",)) -> Answer:
+    """``audit``, or with ``--compare A B`` the same audit on two editions and the figures that differ
+    (``repeated`` keys restate figures found elsewhere in the answer: compared once, not twice)."""
+    if not args.compare:
+        return audit(args)
+    answers = []
+    for edition in args.compare:
+        answer = audit(argparse.Namespace(**{**vars(args), "edition": edition}))
+        if answer.status != OK:  # interrupted or failed: that answer, as it is
+            return answer
+        answers.append(answer)
+    data, text = compare_answer((args.compare[0], args.compare[1]),
+                                *({k: v for k, v in ans.data.items() if k not in repeated} for ans in answers))
+    data["a"], data["b"] = answers[0].data, answers[1].data
+    return Answer(data, text)
 
 
 def add_compare_option(p: argparse.ArgumentParser) -> None:

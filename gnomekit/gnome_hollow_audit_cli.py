@@ -9,8 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from gnomekit import api
-from gnomekit.batch_cli import add_batch_options, add_compare_option, backend_of, bar, compare_answer, incomplete
-from gnomekit.common import NO, Answer, add_common, budget
+from gnomekit.batch_cli import (
+    add_batch_options,
+    add_compare_option,
+    backend_of,
+    bar,
+    batch_answer,
+    compare_runs,
+)
+from gnomekit.common import Answer, add_common, budget
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.gnome_hollow.game import GnomeHollowGame
 from gnomekit.solver.core.batch import BatchError
@@ -96,18 +103,12 @@ def _run(args: argparse.Namespace, edition: str | None) -> tuple[dict[str, Any],
 def cmd_audit(args: argparse.Namespace) -> Answer:
     """``audit``: the simulated audit, or with ``--compare`` the same audit on two editions."""
     if args.compare:
-        a, _ta, stop_a = _run(args, args.compare[0])
-        b, _tb, stop_b = _run(args, args.compare[1]) if stop_a is None else (a, "", None)
-        data, out = compare_answer((args.compare[0], args.compare[1]), a, b)
-        stop = stop_a or stop_b
+        data, out, stop = compare_runs(_run, args)
     else:
         data, out, stop = _run(args, args.edition)
         if args.witness_dir:
             out += "\n" + write_witnesses(data["witnesses"], args.witness_dir)
-    if stop is not None:
-        data["incomplete"] = incomplete(stop)
-        return Answer(data, out + "\n" + stop.batch.summary(), 130 if stop.interrupted else NO)
-    return Answer(data, out)
+    return batch_answer(data, out, stop)
 
 
 def write_witnesses(found: dict[str, Any], folder: str) -> str:

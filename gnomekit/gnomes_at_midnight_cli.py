@@ -10,7 +10,14 @@ from dataclasses import replace
 from typing import Any
 
 from gnomekit import api
-from gnomekit.batch_cli import add_batch_options, add_compare_option, backend_of, bar, compare_answer, incomplete
+from gnomekit.batch_cli import (
+    add_batch_options,
+    add_compare_option,
+    backend_of,
+    bar,
+    batch_answer,
+    compare_runs,
+)
 from gnomekit.common import NO, OK, Answer, add_common, budget
 from gnomekit.gnomes_at_midnight_opening_cli import add_opening_options, run_opening
 from gnomekit.models.core.errors import UsageError
@@ -469,18 +476,12 @@ def cmd_audit(args: argparse.Namespace) -> Answer:
         ed = game.edition.with_options(True) if args.moon_restricts_adding else game.edition
         return run_opening(args, ed)
     if args.compare:
-        a, _ta, stop_a = _audit_run(args, args.compare[0])
-        b, _tb, stop_b = _audit_run(args, args.compare[1]) if stop_a is None else (a, "", None)
-        data, out = compare_answer((args.compare[0], args.compare[1]), a, b)
-        stop = stop_a or stop_b
+        data, out, stop = compare_runs(_audit_run, args)
     else:
         data, out, stop = _audit_run(args, args.edition)
         if args.witness_dir:
             out += "\n" + _write_witnesses(data["witnesses"], args.witness_dir)
-    if stop is not None:
-        data["incomplete"] = incomplete(stop)
-        return Answer(data, out + "\n" + stop.batch.summary(), 130 if stop.interrupted else NO)
-    return Answer(data, out)
+    return batch_answer(data, out, stop)
 
 
 def _write_witnesses(found: dict[str, Any], folder: str) -> str:

@@ -15,7 +15,14 @@ from functools import partial
 from typing import Any
 
 from gnomekit import hedge_mage_play_cli as games
-from gnomekit.batch_cli import add_batch_options, add_compare_option, backend_of, bar, compare_answer, incomplete
+from gnomekit.batch_cli import (
+    add_batch_options,
+    add_compare_option,
+    backend_of,
+    bar,
+    compare_editions,
+    incomplete,
+)
 from gnomekit.common import NO, OK, Answer, add_common
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
@@ -120,20 +127,9 @@ def _budgets(args: argparse.Namespace) -> None:
 
 
 def cmd_audit(args: argparse.Namespace) -> Answer:
-    """``audit``, or with ``--compare A B`` the same audit on two editions and the figures that differ."""
-    if not args.compare:
-        return _audit(args)
-    answers = []
-    for edition in args.compare:
-        answer = _audit(argparse.Namespace(**{**vars(args), "edition": edition}))
-        if answer.status != OK:  # interrupted or failed: that answer, as it is
-            return answer
-        answers.append(answer)
-    # the shared per-policy figures repeat part (b)'s: compared once
-    data, text = compare_answer((args.compare[0], args.compare[1]),
-                                *({k: v for k, v in ans.data.items() if k != "policies"} for ans in answers))
-    data["a"], data["b"] = answers[0].data, answers[1].data
-    return Answer(data, text)
+    """``audit``, or with ``--compare A B`` the same audit on two editions and the figures that differ
+    (the shared per-policy figures repeat part (b)'s: compared once)."""
+    return compare_editions(_audit, args)
 
 
 def shared_figures(data: dict[str, Any], seed: int) -> dict[str, Any]:

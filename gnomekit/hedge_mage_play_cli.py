@@ -11,7 +11,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gnomekit.batch_cli import add_batch_options, backend_of, bar, incomplete
+from gnomekit.batch_cli import (
+    add_batch_options,
+    backend_of,
+    bar,
+    batch_answer,
+)
 from gnomekit.common import BAD, NO, OK, Answer, add_common, budget, read_source, table
 from gnomekit.models.core.errors import NotationError, UsageError
 from gnomekit.models.core.jsonpos import loads_with_positions, path_str
@@ -160,12 +165,7 @@ def _many(args: argparse.Namespace, ed: HedgeMageEdition) -> Answer:
              + ", ".join(f"player {p + 1} {wins[p]}" for p in range(args.players)) + f"; shared {shared}",
              "mean score: " + ", ".join(f"player {p + 1} {mean[p]:.2f}" for p in range(args.players)),
              "", table(rows, ["seed", "rounds", "winners", "scores"])]
-    status = OK
-    if stop is not None:
-        data["incomplete"] = incomplete(stop)
-        lines.append(stop.batch.summary())
-        status = 130 if stop.interrupted else NO
-    return Answer(data, "\n".join(lines), status)
+    return batch_answer(data, "\n".join(lines), stop)
 
 
 def _replay(args: argparse.Namespace, ed: HedgeMageEdition) -> Answer:

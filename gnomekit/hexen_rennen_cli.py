@@ -7,7 +7,15 @@ import argparse
 from typing import Any
 
 from gnomekit import api
-from gnomekit.batch_cli import add_batch_options, add_compare_option, backend_of, bar, compare_answer, incomplete
+from gnomekit.batch_cli import (
+    add_batch_options,
+    add_compare_option,
+    backend_of,
+    bar,
+    batch_answer,
+    compare_editions,
+    incomplete,
+)
 from gnomekit.common import NO, OK, Answer, add_common, budget, table
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.core.protocol import Game, Position
@@ -486,29 +494,13 @@ def _play_many(args: argparse.Namespace, ed: HexenEdition, games: int, max_turns
              f"{args.seed}..{args.seed + games - 1}",
              "wins (a shared win counts for each winner): " + ", ".join(f"{c} {n}" for c, n in wins.items()), "",
              table(rows, ["seed", "turns", "finished", "winners", "scores"])]
-    status = OK
-    if stop is not None:
-        data["incomplete"] = incomplete(stop)
-        lines.append(stop.batch.summary())
-        status = 130 if stop.interrupted else NO
-    return Answer(data, "\n".join(lines), status)
+    return batch_answer(data, "\n".join(lines), stop)
 
 
 def cmd_audit(args: argparse.Namespace) -> Answer:
-    """``audit``, or with ``--compare A B`` the same audit on two editions and the figures that differ."""
-    if not args.compare:
-        return _audit(args)
-    answers = []
-    for edition in args.compare:
-        answer = _audit(argparse.Namespace(**{**vars(args), "edition": edition}))
-        if answer.status != OK:  # interrupted or failed: that answer, as it is
-            return answer
-        answers.append(answer)
-    # the shared per-policy figures repeat the top-level ones: compared once
-    data, text = compare_answer((args.compare[0], args.compare[1]),
-                                *({k: v for k, v in ans.data.items() if k != "policies"} for ans in answers))
-    data["a"], data["b"] = answers[0].data, answers[1].data
-    return Answer(data, text)
+    """``audit``, or with ``--compare A B`` the same audit on two editions and the figures that differ
+    (the shared per-policy figures repeat the top-level ones: compared once)."""
+    return compare_editions(_audit, args)
 
 
 def _audit(args: argparse.Namespace) -> Answer:
