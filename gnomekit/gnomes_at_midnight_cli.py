@@ -85,6 +85,17 @@ class MidnightCLI(GameCLI):
                              "for the first player (with a checked proof tree), none within N turns, or unknown.")
         audit_options(p)
         p.set_defaults(func=cmd_audit)
+        p = verbs.add_parser("proof", help="replay a forced-win proof tree file with the independent checker",
+                             description="Check a proof tree of a forced win (as audit --opening --opening-proofs "
+                             "writes them; .json or .json.gz) against the reference rules: every move legal, "
+                             "every flip and every reply of the defender covered, every branch won within the "
+                             "claimed turns. Exit 0 when the proof holds, 1 when it does not, 2 when the file "
+                             "cannot be read as a proof.")
+        p.add_argument("file", metavar="FILE", help="proof file (.json or .json.gz), or - for stdin (JSON)")
+        p.add_argument("--max-nodes", type=int, default=5_000_000, metavar="N",
+                       help="give up past N distinct positions (default 5000000)")
+        add_common(p, edition=False)
+        p.set_defaults(func=cmd_proof)
 
     # -- the game and the position -----------------------------------------------------------------
     def make_game(self, args: argparse.Namespace) -> Game:
@@ -482,6 +493,28 @@ def cmd_audit(args: argparse.Namespace) -> Answer:
         if args.witness_dir:
             out += "\n" + _write_witnesses(data["witnesses"], args.witness_dir)
     return batch_answer(data, out, stop)
+
+
+def cmd_proof(args: argparse.Namespace) -> Answer:
+    """``proof FILE``: the independent checker's verdict on a proof tree file."""
+    from gnomekit.solver.gnomes_at_midnight.proof import check_proof, load_proof
+
+    if args.max_nodes < 1:
+        raise UsageError("expected a node limit >= 1", source="--max-nodes", text=str(args.max_nodes))
+    if args.file == "-":
+        data, source = load_proof(sys.stdin.buffer.read(), "<stdin>")
+    else:
+        data, source = load_proof(None, args.file)
+    chk = check_proof(data, max_nodes=args.max_nodes)
+    out = {"file": source, "attacker": data.get("attacker"), "decks": data.get("decks"),
+           "edition": data.get("edition"), **chk.to_json()}
+    if chk.ok:
+        text = (f"{source}: the proof holds: {data.get('attacker')} wins within {chk.turns} turn(s) "
+                f"({data.get('decks')} decks; claimed {chk.claimed}), {chk.nodes:,} positions and "
+                f"{chk.leaves:,} winning moves replayed with the reference rules")
+        return Answer(out, text)
+    text = f"{source}: the proof does not hold:\n" + "\n".join(f"  - {p}" for p in chk.problems)
+    return Answer(out, text, NO)
 
 
 def _write_witnesses(found: dict[str, Any], folder: str) -> str:

@@ -26,8 +26,8 @@ def add_opening_options(p: argparse.ArgumentParser) -> None:
                    help="deck modes (default both)")
     p.add_argument("--opening-seeds", default="0", metavar="S,S",
                    help="open decks: the deck orders of these setup seeds (default 0)")
-    p.add_argument("--opening-dance", action="append", metavar="NAME",
-                   help="only this dance card (repeat for more; default every card of the edition)")
+    p.add_argument("--opening-dance", action="append", metavar="C1,C2",
+                   help="only these dance cards (comma-separated or repeated; default every card of the edition)")
     p.add_argument("--opening-time-limit", type=float, default=8.0, metavar="S",
                    help="seconds per row (default 8: the 20 rows of the default edition in under 3 minutes)")
     p.add_argument("--opening-max-nodes", type=int, metavar="N", help="search nodes per row (default no limit)")
@@ -70,7 +70,14 @@ def run_opening(args: argparse.Namespace, edition: MidnightEdition | None = None
         if not proof_dir.is_dir():
             raise UsageError("no such directory", source="--opening-proofs", text=args.opening_proofs)
     budget = _budget(args)
-    rows = settle_opening(ed, dances=args.opening_dance, decks=decks, seeds=_seeds(args.opening_seeds),
+    dances = None
+    if args.opening_dance:
+        dances = [x.strip() for arg in args.opening_dance for x in arg.split(",") if x.strip()]
+        for card in dances:
+            if ed.dance_card(card) is None:
+                raise UsageError("unknown dance card; the edition has: " + ", ".join(d.name for d in ed.dance),
+                                 source="--opening-dance", text=card)
+    rows = settle_opening(ed, dances=dances, decks=decks, seeds=_seeds(args.opening_seeds),
                           max_turns=args.opening_turns, budget=budget, method=args.opening_method,
                           proof_dir=proof_dir)
     data = opening_json(ed, rows, args.opening_turns, args.opening_method, budget)

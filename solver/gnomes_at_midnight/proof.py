@@ -25,7 +25,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from gnomekit.models.core.errors import GnomekitError
+from gnomekit.models.core.errors import GnomekitError, NotationError
+from gnomekit.models.core.text import undecodable
 from gnomekit.models.gnomes_at_midnight.edition import BUNDLED, COLOURS, TERRAINS, bundled_edition
 from gnomekit.models.gnomes_at_midnight.moves import after_move, check_move, legal_moves, next_position
 from gnomekit.models.gnomes_at_midnight.notation import parse_move, position_from_text, position_to_text
@@ -119,13 +120,44 @@ def write_proof(data: dict[str, Any], path: Path) -> None:
 
 
 def read_proof(path: Path) -> dict[str, Any]:
-    raw = path.read_bytes()
-    if path.suffix == ".gz":
-        raw = gzip.decompress(raw)
-    data = json.loads(raw.decode("utf-8"))
+    """The proof object of a file (gzip when the name ends in ``.gz``); errors as :func:`load_proof`."""
+    return load_proof(None, str(path))[0]
+
+
+def load_proof(raw: bytes | None, source: str) -> tuple[dict[str, Any], str]:
+    """Read a proof file (``raw`` None: read the file ``source``), gzip or not (told by its first bytes).
+
+    Raises :class:`NotationError` located at the file (and line and column for bad JSON) when the
+    bytes are not a proof object of this format and version; what is inside is left to :func:`check_proof`.
+    """
+    if raw is None:
+        try:
+            raw = Path(source).read_bytes()
+        except FileNotFoundError:
+            raise NotationError(f"no such file: {source}", source=source) from None
+        except IsADirectoryError:
+            raise NotationError(f"is a directory, expected a proof file: {source}", source=source) from None
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise NotationError(f"expected a gzip-compressed proof: {exc}", source=source) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        message, line, column = undecodable(exc)
+        raise NotationError(message, source=source, line=line, column=column) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise NotationError(f"expected JSON: {exc.msg}", source=source, line=exc.lineno,
+                            column=exc.colno) from None
     if not isinstance(data, dict):
-        raise ValueError(f"{path}: a proof is a JSON object")
-    return data
+        raise NotationError("expected a JSON object (a proof tree)", source=source, line=1, column=1)
+    if data.get("format") != FORMAT or data.get("version") != VERSION:
+        raise NotationError(f"expected a {FORMAT} file of version {VERSION} (keys \"format\" and \"version\")",
+                            source=source, line=1, column=1)
+    return data, source
 
 
 # -------------------------------------------------------------------------------------------------
