@@ -8,10 +8,12 @@ import argparse
 import math
 from pathlib import Path
 
+from gnomekit.batch_cli import backend_of, bar, batch_answer
 from gnomekit.common import NO, OK, Answer, table
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.gnomes_at_midnight.edition import MidnightEdition
 from gnomekit.models.gnomes_at_midnight.game import make_game
+from gnomekit.solver.core.batch import BatchError
 from gnomekit.solver.core.budget import Budget
 from gnomekit.solver.gnomes_at_midnight.opening import METHODS, opening_json, settle_opening
 
@@ -33,6 +35,9 @@ def add_opening_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--opening-max-nodes", type=int, metavar="N", help="search nodes per row (default no limit)")
     p.add_argument("--opening-method", choices=list(METHODS), default="ab",
                    help="ab: the fast alpha-beta (default); pns: df-pn")
+    p.add_argument("--opening-deals", type=int, metavar="N",
+                   help="open decks over every deal instead: per dance card, the share of deck orders with a "
+                   "forced win within N own turns, the best and the worst deal (the time limit is then per deal)")
     p.add_argument("--opening-proofs", metavar="DIR",
                    help="write each win's proof tree there and replay it with the independent checker")
 
@@ -77,6 +82,8 @@ def run_opening(args: argparse.Namespace, edition: MidnightEdition | None = None
             if ed.dance_card(card) is None:
                 raise UsageError("unknown dance card; the edition has: " + ", ".join(d.name for d in ed.dance),
                                  source="--opening-dance", text=card)
+    if args.opening_deals is not None:
+        return _run_deals(args, ed, dances, budget)
     rows = settle_opening(ed, dances=dances, decks=decks, seeds=_seeds(args.opening_seeds),
                           max_turns=args.opening_turns, budget=budget, method=args.opening_method,
                           proof_dir=proof_dir)
@@ -91,3 +98,43 @@ def run_opening(args: argparse.Namespace, edition: MidnightEdition | None = None
         lines.append("")
         lines.append("unknown rows ran out of budget: raise --opening-time-limit to go deeper")
     return Answer(data, "\n".join(lines), OK if settled else NO)
+
+
+def _run_deals(args: argparse.Namespace, ed: MidnightEdition, dances: list[str] | None, budget: Budget) -> Answer:
+    """``--opening-deals N``: every dance card over every deal of the open decks."""
+    from gnomekit.solver.gnomes_at_midnight.deals import HEADER, every_deal, row_text
+
+    within = args.opening_deals
+    if not 1 <= within <= 12:
+        raise UsageError("expected 1 to 12 own turns", source="--opening-deals", text=str(within))
+    if args.opening_decks == "hidden":
+        raise UsageError("every deal is about open decks; hidden decks have no deal to vary",
+                         source="--opening-decks", text=args.opening_decks)
+    for option, value, default in (("--opening-seeds", args.opening_seeds, "0"),
+                                   ("--opening-proofs", args.opening_proofs, None)):
+        if value != default:
+            raise UsageError("not used with --opening-deals (every deal is searched; no proof is written)",
+                             source=option, text=str(value))
+    backend = backend_of(args)
+    rows = []
+    stop = None
+    for name in dances or [d.name for d in ed.dance]:
+        try:
+            with bar(f"deals, {name}", args, "task") as show:
+                rows.append(every_deal(ed, name, within, budget, backend, show))
+        except BatchError as err:
+            rows.append(err.partial)
+            stop = err
+            break
+    data = {"edition": ed.name, "within": within, "decks": "open, every deal",
+            "deal_budget": {"seconds": budget.seconds, "nodes": budget.states},
+            "rows": [r.to_json() for r in rows]}
+    lines = [f"opening of the {ed.name} edition over every deal of the open decks: does green force a win "
+             f"within {within} own turns? (a deal: the orders of both moonlight decks; "
+             f"a search turns only the top {within - 1} card(s) of each)", ""]
+    lines.append(table([row_text(r) for r in rows], HEADER))
+    answer = batch_answer(data, "\n".join(lines), stop)
+    if stop is None and any(r.unknown_orders for r in rows):
+        answer.text += "\n\nunknown deals ran out of budget: raise --opening-time-limit (seconds per deal)"
+        answer.status = NO
+    return answer

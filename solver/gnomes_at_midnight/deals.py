@@ -1,0 +1,222 @@
+"""The open-deck opening over every deck order: in how many deals does the first player force a win?
+
+With open decks a forced win depends on the orders of the two moonlight decks.  Shuffled decks of
+six cards (two of each terrain) can lie in 90 orders each, 8,100 deals in all, but a search for a
+win within n of the first player's own turns only ever turns the first n - 1 cards of each deck:
+the attacker's card is turned after each of its first n - 1 moves (its n-th move must win at
+once, no flip is looked at), the defender's after each of its n - 1 replies.  So every deal with
+the same two prefixes of n - 1 cards has the same answer, and one search per pair of prefixes
+settles all of them; each pair stands for the number of orders of the cards left below it.
+
+The position searched for a pair holds the prefixes as the known order and the rest of each deck
+as unknown (``Position.known``/``unknown``): if a search ever turned a card below a prefix, that
+flip would be a chance event that must go the attacker's way, so a win found is a win for every
+completion.  The tests check the prefix argument itself against whole orders.
+
+Answers per dance card: the share of deals (weighted by the orders they stand for) in which green
+forces a win within n, the shortest win over all deals (the best deal for green), whether every
+deal is a win (the worst deal), and the deals the budget left unknown (never counted as no-win).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import partial
+from math import factorial
+from typing import Any
+
+from gnomekit.models.core.errors import UsageError
+from gnomekit.models.gnomes_at_midnight.edition import TERRAINS, MidnightEdition
+from gnomekit.models.gnomes_at_midnight.position import Counts, Position
+from gnomekit.models.gnomes_at_midnight.setup import new_position
+from gnomekit.solver.core.batch import Backend, BatchError, Progress, run_batch
+from gnomekit.solver.core.budget import Budget, BudgetExhausted
+from gnomekit.solver.gnomes_at_midnight.fast import FastEngine, FastSearcher
+
+Prefix = tuple[int, ...]
+
+
+def prefixes(deck: Sequence[int], length: int) -> list[Prefix]:
+    """Every distinct sequence of ``length`` cards that can lie on top of a shuffled ``deck``."""
+    counts = [list(deck).count(t) for t in range(len(TERRAINS))]
+    out: list[Prefix] = []
+
+    def rec(acc: list[int]) -> None:
+        if len(acc) == length:
+            out.append(tuple(acc))
+            return
+        for t in range(len(counts)):
+            if counts[t]:
+                counts[t] -= 1
+                rec(acc + [t])
+                counts[t] += 1
+
+    rec([])
+    return out
+
+
+def rest(deck: Sequence[int], prefix: Prefix) -> Counts:
+    """The cards of ``deck`` below ``prefix``, per terrain."""
+    left = [list(deck).count(t) for t in range(len(TERRAINS))]
+    for t in prefix:
+        left[t] -= 1
+    if min(left) < 0:
+        raise ValueError(f"the prefix {prefix} is not part of the deck {tuple(deck)}")
+    return (left[0], left[1], left[2])
+
+
+def orders(counts: Counts) -> int:
+    """How many distinct orders the cards ``counts`` can lie in (a multinomial)."""
+    out = factorial(sum(counts))
+    for c in counts:
+        out //= factorial(c)
+    return out
+
+
+def prefix_text(prefix: Prefix) -> str:
+    return " ".join(TERRAINS[t] for t in prefix) or "-"
+
+
+@dataclass
+class Deal:
+    """One pair of deck prefixes and its answer."""
+
+    green: Prefix
+    blue: Prefix
+    weight: int  # deals (whole order pairs) it stands for
+    status: str  # "win", "no-win", "unknown"
+    turns: int | None = None
+    nodes: int = 0
+
+
+@dataclass
+class DealsRow:
+    """One dance card over every deal."""
+
+    dance: str
+    within: int
+    deals: int = 0  # prefix pairs searched
+    orders: int = 0  # whole deals they stand for
+    win_orders: int = 0
+    unknown_orders: int = 0
+    shortest: int | None = None
+    best: Deal | None = None  # a deal with the shortest win
+    worst: Deal | None = None  # a deal with no forced win (or an unknown one), None when every deal wins
+    by_turns: dict[int, int] = field(default_factory=dict)  # win length -> deals (orders) winning so
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def every_deal_wins(self) -> bool:
+        return self.win_orders == self.orders
+
+    def to_json(self) -> dict[str, Any]:
+        def deal(d: Deal | None) -> dict[str, Any] | None:
+            if d is None:
+                return None
+            return {"green_top": [TERRAINS[t] for t in d.green], "blue_top": [TERRAINS[t] for t in d.blue],
+                    "status": d.status, "turns": d.turns}
+
+        return {"dance": self.dance, "within": self.within, "prefix_pairs": self.deals, "deals": self.orders,
+                "win_deals": self.win_orders, "unknown_deals": self.unknown_orders,
+                "no_win_deals": self.orders - self.win_orders - self.unknown_orders,
+                "win_share": round(self.win_orders / self.orders, 6) if self.orders else None,
+                "shortest_win": self.shortest, "best_deal": deal(self.best),
+                "every_deal_wins": self.every_deal_wins, "worst_deal": deal(self.worst),
+                "wins_by_turns": {str(k): v for k, v in sorted(self.by_turns.items())},
+                "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+
+
+def deal_position(base: Position, green: Prefix, blue: Prefix) -> Position:
+    """``base`` with these cards on top of the decks and the rest of each deck unknown."""
+    return replace(base, known=(green, blue),
+                   unknown=(rest(base.full_decks[0], green), rest(base.full_decks[1], blue)),
+                   moon=base.moon)
+
+
+def search_deal(pos: Position, within: int, budget: Budget | None) -> tuple[str, int | None, int]:
+    """(status, shortest win or None, nodes) of one deal's position, deepening 1..within."""
+    e = FastEngine(pos)
+    sr = FastSearcher(e, meter=budget.meter() if budget is not None else None)
+    s = e.state(pos)
+    try:
+        n = sr.shortest(s, within)
+    except BudgetExhausted:
+        return "unknown", None, sr.nodes
+    return ("win", n, sr.nodes) if n is not None else ("no-win", None, sr.nodes)
+
+
+def _task(base: Position, within: int, budget: Budget | None, blues: Sequence[Prefix],
+          green: Prefix) -> list[Deal]:
+    """Every blue prefix under one green prefix (one batch task)."""
+    gw = orders(rest(base.full_decks[0], green))
+    out = []
+    for blue in blues:
+        status, turns, nodes = search_deal(deal_position(base, green, blue), within, budget)
+        out.append(Deal(green, blue, gw * orders(rest(base.full_decks[1], blue)), status, turns, nodes))
+    return out
+
+
+def every_deal(edition: MidnightEdition, dance: str, within: int, budget: Budget | None = None,
+               backend: Backend | None = None,
+               progress: Callable[[Progress], None] | None = None) -> DealsRow:
+    """Green's forced wins within ``within`` own turns over every deck order, for one dance card.
+
+    ``budget`` applies to each deal's search (a deal cut short is unknown).  One batch task per
+    green prefix on ``backend``.  Raises :class:`BatchError` (its ``partial`` the row of the deals
+    that finished) when a task failed or the batch was interrupted.
+    """
+    if edition.dance_card(dance) is None:
+        raise UsageError(f"unknown dance card {dance!r}; the edition has: "
+                         + ", ".join(d.name for d in edition.dance), text=dance)
+    if within < 1:
+        raise UsageError(f"the turn limit must be 1 or more, not {within}")
+    t0 = time.monotonic()
+    base = new_position(edition, 0, dance=dance)
+    length = within - 1
+    greens = prefixes(base.full_decks[0], length)
+    blues = prefixes(base.full_decks[1], length)
+    batch = run_batch(partial(_task, base, within, budget, blues), greens, backend, progress)
+    row = DealsRow(dance, within)
+    for deals in batch.values():
+        for d in deals:
+            row.deals += 1
+            row.orders += d.weight
+            row.nodes += d.nodes
+            if d.status == "win":
+                assert d.turns is not None
+                row.win_orders += d.weight
+                row.by_turns[d.turns] = row.by_turns.get(d.turns, 0) + d.weight
+                if row.shortest is None or d.turns < row.shortest:
+                    row.shortest, row.best = d.turns, d
+            else:
+                if d.status == "unknown":
+                    row.unknown_orders += d.weight
+                if row.worst is None or (row.worst.status == "unknown" and d.status == "no-win"):
+                    row.worst = d
+    row.seconds = time.monotonic() - t0
+    if not batch.complete:
+        raise BatchError(batch, row)
+    return row
+
+
+def row_text(row: DealsRow) -> list[str]:
+    """The row's cells in words: deals, share with a win, shortest (best deal), every deal, unknown."""
+    share = f"{100 * row.win_orders / row.orders:.1f}% ({row.win_orders:,} of {row.orders:,})" if row.orders else "-"
+    if row.best is not None:
+        best = f"{row.shortest} (green {prefix_text(row.best.green)}; blue {prefix_text(row.best.blue)})"
+    else:
+        best = "none"
+    if row.every_deal_wins:
+        worst = "yes"
+    elif row.worst is not None and row.worst.status == "no-win":
+        worst = f"no (green {prefix_text(row.worst.green)}; blue {prefix_text(row.worst.blue)})"
+    else:
+        worst = "unknown"
+    return [row.dance, str(row.within), share, best, worst, f"{row.unknown_orders:,}"]
+
+
+HEADER = ["dance", "within", "deals with a forced win", "shortest win (best deal, top cards)",
+          "every deal wins?", "unknown deals"]

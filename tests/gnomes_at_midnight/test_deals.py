@@ -1,0 +1,85 @@
+"""The open-deck opening over every deal: prefixes, weights, and the prefix argument against whole orders."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from gnomekit.models.gnomes_at_midnight.edition import bundled_edition
+from gnomekit.models.gnomes_at_midnight.setup import new_position
+from gnomekit.solver.gnomes_at_midnight.deals import (
+    deal_position,
+    every_deal,
+    orders,
+    prefixes,
+    rest,
+    search_deal,
+)
+from gnomekit.solver.gnomes_at_midnight.search import forced_win_within
+
+ED = bundled_edition("default")
+DECK = ED.decks[0]
+
+
+def whole_orders(deck: tuple[int, ...]) -> list[tuple[int, ...]]:
+    return sorted(set(itertools.permutations(deck)))
+
+
+def test_prefixes_and_weights_cover_every_order() -> None:
+    every = whole_orders(DECK)
+    assert len(every) == 90 == orders(rest(DECK, ()))
+    for length in range(0, 7):
+        ps = prefixes(DECK, length)
+        assert len(ps) == len(set(ps)) == len({o[:length] for o in every})
+        assert sum(orders(rest(DECK, p)) for p in ps) == 90
+    with pytest.raises(ValueError):
+        rest(DECK, (0, 0, 0))
+
+
+@pytest.mark.parametrize("dance", ["tee", "ell"])
+def test_a_deal_answers_as_every_whole_order_below_its_prefix(dance: str) -> None:
+    """The prefix argument: whole known orders with the same top n - 1 cards give the prefix's answer
+    (the reference searcher on the whole order, 40 random deals)."""
+    within = 3
+    base = new_position(ED, 0, dance=dance)
+    rng = random.Random(dance)
+    every = whole_orders(DECK)
+    for _ in range(40):
+        g, b = rng.choice(every), rng.choice(every)
+        whole = deal_position(base, g, b)
+        assert whole.known == (g, b) and whole.unknown == ((0, 0, 0), (0, 0, 0))
+        status, turns, _nodes = search_deal(deal_position(base, g[: within - 1], b[: within - 1]), within, None)
+        want = next((n for n in range(1, within + 1) if forced_win_within(whole, n)), None)
+        assert (status == "win") == (want is not None), (g, b)
+        assert turns == want
+
+
+def test_every_deal_weights_and_answers() -> None:
+    row = every_deal(ED, "tee", 3)
+    assert row.orders == 8100 and row.deals == len(prefixes(DECK, 2)) ** 2
+    assert row.unknown_orders == 0
+    assert 0 < row.win_orders < row.orders
+    assert sum(row.by_turns.values()) == row.win_orders
+    assert row.best is not None and row.best.status == "win" and row.best.turns == row.shortest
+    assert row.worst is not None and row.worst.status == "no-win" and not row.every_deal_wins
+    # the seed-0 deal of the opening table (green's top two cards are grass, grass) has no win within 3
+    seed0 = new_position(ED, 0, dance="tee")
+    assert search_deal(seed0, 3, None)[0] == "no-win"
+    js = row.to_json()
+    assert js["deals"] == 8100 and js["win_deals"] + js["no_win_deals"] + js["unknown_deals"] == 8100
+
+
+@pytest.mark.slow
+def test_prefix_argument_at_four_turns() -> None:
+    """As above at 4 turns (three cards of each deck turned), 25 random whole deals on two cards."""
+    for dance in ("tee", "arch"):
+        base = new_position(ED, 0, dance=dance)
+        rng = random.Random(f"{dance}/4")
+        every = whole_orders(DECK)
+        for _ in range(25):
+            g, b = rng.choice(every), rng.choice(every)
+            whole = deal_position(base, g, b)
+            status, turns, _nodes = search_deal(deal_position(base, g[:3], b[:3]), 4, None)
+            want = next((n for n in range(1, 5) if forced_win_within(whole, n)), None)
+            assert (status, turns) == (("win", want) if want is not None else ("no-win", None)), (dance, g, b)
