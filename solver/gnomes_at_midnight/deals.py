@@ -105,6 +105,7 @@ class DealsRow:
     best: Deal | None = None  # a deal with the shortest win
     worst: Deal | None = None  # a deal with no forced win (or an unknown one), None when every deal wins
     by_turns: dict[int, int] = field(default_factory=dict)  # win length -> deals (orders) winning so
+    no_win: list[Deal] = field(default_factory=list)  # every prefix pair without a win (for hidden_bound)
     nodes: int = 0
     seconds: float = 0.0
 
@@ -129,11 +130,15 @@ class DealsRow:
                 "nodes": self.nodes, "seconds": round(self.seconds, 3)}
 
 
+def deck_left(base: Position, side: int) -> tuple[int, ...]:
+    """The cards still in ``side``'s deck (known and unknown), sorted."""
+    return tuple(t for t, c in enumerate(base.deck_cards(side)) for _ in range(c))
+
+
 def deal_position(base: Position, green: Prefix, blue: Prefix) -> Position:
     """``base`` with these cards on top of the decks and the rest of each deck unknown."""
     return replace(base, known=(green, blue),
-                   unknown=(rest(base.full_decks[0], green), rest(base.full_decks[1], blue)),
-                   moon=base.moon)
+                   unknown=(rest(deck_left(base, 0), green), rest(deck_left(base, 1), blue)))
 
 
 def search_deal(pos: Position, within: int, budget: Budget | None) -> tuple[str, int | None, int]:
@@ -151,33 +156,36 @@ def search_deal(pos: Position, within: int, budget: Budget | None) -> tuple[str,
 def _task(base: Position, within: int, budget: Budget | None, blues: Sequence[Prefix],
           green: Prefix) -> list[Deal]:
     """Every blue prefix under one green prefix (one batch task)."""
-    gw = orders(rest(base.full_decks[0], green))
+    gw = orders(rest(deck_left(base, 0), green))
     out = []
     for blue in blues:
         status, turns, nodes = search_deal(deal_position(base, green, blue), within, budget)
-        out.append(Deal(green, blue, gw * orders(rest(base.full_decks[1], blue)), status, turns, nodes))
+        out.append(Deal(green, blue, gw * orders(rest(deck_left(base, 1), blue)), status, turns, nodes))
     return out
 
 
 def every_deal(edition: MidnightEdition, dance: str, within: int, budget: Budget | None = None,
                backend: Backend | None = None,
-               progress: Callable[[Progress], None] | None = None) -> DealsRow:
+               progress: Callable[[Progress], None] | None = None, base: Position | None = None) -> DealsRow:
     """Green's forced wins within ``within`` own turns over every deck order, for one dance card.
 
     ``budget`` applies to each deal's search (a deal cut short is unknown).  One batch task per
-    green prefix on ``backend``.  Raises :class:`BatchError` (its ``partial`` the row of the deals
-    that finished) when a task failed or the batch was interrupted.
+    green prefix on ``backend``.  ``base``: the position to search from (default: the setup of
+    ``dance``; given, ``dance`` only names the row), its decks' remaining cards dealt.  Raises
+    :class:`BatchError` (its ``partial`` the row of the deals that finished) when a task failed or
+    the batch was interrupted.
     """
-    if edition.dance_card(dance) is None:
+    if base is None and edition.dance_card(dance) is None:
         raise UsageError(f"unknown dance card {dance!r}; the edition has: "
                          + ", ".join(d.name for d in edition.dance), text=dance)
     if within < 1:
         raise UsageError(f"the turn limit must be 1 or more, not {within}")
     t0 = time.monotonic()
-    base = new_position(edition, 0, dance=dance)
+    if base is None:
+        base = new_position(edition, 0, dance=dance)
     length = within - 1
-    greens = prefixes(base.full_decks[0], length)
-    blues = prefixes(base.full_decks[1], length)
+    greens = prefixes(deck_left(base, 0), length)
+    blues = prefixes(deck_left(base, 1), length)
     batch = run_batch(partial(_task, base, within, budget, blues), greens, backend, progress)
     row = DealsRow(dance, within)
     for deals in batch.values():
@@ -194,6 +202,8 @@ def every_deal(edition: MidnightEdition, dance: str, within: int, budget: Budget
             else:
                 if d.status == "unknown":
                     row.unknown_orders += d.weight
+                else:
+                    row.no_win.append(d)
                 if row.worst is None or (row.worst.status == "unknown" and d.status == "no-win"):
                     row.worst = d
     row.seconds = time.monotonic() - t0
@@ -220,3 +230,95 @@ def row_text(row: DealsRow) -> list[str]:
 
 HEADER = ["dance", "within", "deals with a forced win", "shortest win (best deal, top cards)",
           "every deal wins?", "unknown deals"]
+
+
+# -------------------------------------------------------------------------------------------------
+# Hidden decks: "no forced win within n", certified by a deal
+
+
+@dataclass
+class HiddenBound:
+    """Hidden decks: no forced win within ``within`` turns, because of the deal ``green``/``blue``.
+
+    The certificate: with these cards on top of the decks (and the rest of each deck still
+    unknown, every later flip a chance event), green has no forced win within ``within``.  A forced
+    win under hidden decks must win under every flip, so also under the flips that start with these
+    cards; there is none, so there is no hidden-deck win either.  ``None`` deal: no candidate stayed
+    without a win past the start depth.
+    """
+
+    dance: str
+    within: int
+    green: Prefix | None = None
+    blue: Prefix | None = None
+    tried: int = 0  # (deal, depth) searches run
+    nodes: int = 0
+    seconds: float = 0.0
+    exhausted: str | None = None  # what stopped the deepening before max_turns, None when max_turns was reached
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dance": self.dance, "no_win_within": self.within,
+                "deal": None if self.green is None or self.blue is None else
+                {"green_top": [TERRAINS[t] for t in self.green], "blue_top": [TERRAINS[t] for t in self.blue]},
+                "searches": self.tried, "nodes": self.nodes, "seconds": round(self.seconds, 3),
+                "exhausted": self.exhausted}
+
+
+def hidden_bound(edition: MidnightEdition, dance: str, start: DealsRow, max_turns: int,
+                 budget: Budget | None = None, keep: int = 3, base: Position | None = None) -> HiddenBound:
+    """Deepen the deals of ``start`` (an :func:`every_deal` row) that have no win, one turn at a time.
+
+    At each depth the candidates still without a win are searched in order (fewest nodes first)
+    until ``keep`` of them hold; the depth is certified as soon as one holds.  ``budget`` covers the
+    whole deepening; when it runs out the answer is the last depth certified (with ``exhausted``).
+    """
+    t0 = time.monotonic()
+    if base is None:
+        base = new_position(edition, 0, dance=dance)
+    out = HiddenBound(dance, start.within if start.no_win else 0)
+    if not start.no_win or start.unknown_orders:
+        out.exhausted = "no deal without a win to deepen" if not start.no_win else "the start row has unknown deals"
+        if start.unknown_orders:
+            out.within = 0
+        return out
+    meter = budget.meter() if budget is not None else None
+    first = start.no_win[0]
+    out.green, out.blue = first.green, first.blue
+    searchers: dict[tuple[Prefix, Prefix], tuple[FastSearcher, Any]] = {}
+    cands = sorted(start.no_win, key=lambda d: d.nodes)
+    cost = {(d.green, d.blue): d.nodes for d in cands}
+    pairs = [(d.green, d.blue) for d in cands]
+    try:
+        for n in range(start.within + 1, max_turns + 1):
+            held: list[tuple[Prefix, Prefix]] = []
+            tested: set[tuple[Prefix, Prefix]] = set()
+            for pair in pairs:
+                tested.add(pair)
+                if pair not in searchers:
+                    pos = deal_position(base, *pair)
+                    e = FastEngine(pos)
+                    searchers[pair] = (FastSearcher(e, meter=meter), e.state(pos))
+                sr, st = searchers[pair]
+                before = sr.nodes
+                out.tried += 1
+                try:
+                    won = sr.win(st, n)
+                finally:
+                    out.nodes += sr.nodes - before
+                cost[pair] = sr.nodes - before
+                if not won:
+                    held.append(pair)
+                    if len(held) == 1:
+                        out.within, (out.green, out.blue) = n, pair
+                    if len(held) >= keep:
+                        break
+            if not held:
+                out.exhausted = f"every deal tried has a win within {n}"
+                break
+            # next depth: the deals that held (cheapest first), then those not reached at this depth
+            # (no win within n + 1 certifies n + 1 whatever n showed); deals that won are dropped
+            pairs = sorted(held, key=lambda p: cost[p]) + [p for p in pairs if p not in tested]
+    except BudgetExhausted as exc:
+        out.exhausted = exc.what
+    out.seconds = time.monotonic() - t0
+    return out

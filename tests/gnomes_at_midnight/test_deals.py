@@ -83,3 +83,35 @@ def test_prefix_argument_at_four_turns() -> None:
             status, turns, _nodes = search_deal(deal_position(base, g[:3], b[:3]), 4, None)
             want = next((n for n in range(1, 5) if forced_win_within(whole, n)), None)
             assert (status, turns) == (("win", want) if want is not None else ("no-win", None)), (dance, g, b)
+
+
+def test_hidden_bound_never_certifies_past_a_hidden_win() -> None:
+    """Soundness of the deal certificate: on random positions, whenever the reference search finds a
+    hidden-deck forced win in w turns, the certificate stays below w (and some positions have such wins)."""
+    from gnomekit.models.gnomes_at_midnight.setup import random_position
+    from gnomekit.solver.gnomes_at_midnight.deals import hidden_bound
+
+    wins = certified = 0
+    for seed in range(40):
+        pos, _played = random_position(ED, seed, 4 + seed % 5)
+        start = every_deal(ED, "square", 2, base=pos)
+        hb = hidden_bound(ED, "square", start, 3, base=pos)
+        want = next((n for n in range(1, 4) if forced_win_within(pos, n, decks="hidden")), None)
+        if want is not None:
+            wins += 1
+            assert hb.within < want, (seed, hb, want)
+        if hb.within >= 3:
+            certified += 1
+            assert want is None
+    assert wins >= 5 and certified >= 5, (wins, certified)
+
+
+def test_hidden_bound_at_setup_agrees_with_the_hidden_search() -> None:
+    from gnomekit.solver.gnomes_at_midnight.deals import hidden_bound
+
+    base = new_position(ED, 0, dance="tee")
+    hb = hidden_bound(ED, "tee", every_deal(ED, "tee", 3), 4)
+    assert hb.within == 4 and hb.green is not None and hb.blue is not None
+    assert not forced_win_within(base, 4, decks="hidden")
+    # the certificate itself: with those top cards and the rest unknown, no win within 4
+    assert search_deal(deal_position(base, hb.green, hb.blue), 4, None)[0] == "no-win"
