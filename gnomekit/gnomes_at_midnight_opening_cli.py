@@ -34,7 +34,8 @@ def add_opening_options(p: argparse.ArgumentParser) -> None:
                    help="seconds per row (default 8: the 20 rows of the default edition in under 3 minutes)")
     p.add_argument("--opening-max-nodes", type=int, metavar="N", help="search nodes per row (default no limit)")
     p.add_argument("--opening-method", choices=list(METHODS), default="ab",
-                   help="ab: the fast alpha-beta (default); pns: df-pn")
+                   help="ab: the fast alpha-beta, compiled when numba is installed (default); jit: compiled only; "
+                   "pns: df-pn")
     p.add_argument("--opening-deals", type=int, metavar="N",
                    help="open decks over every deal instead: per dance card, the share of deck orders with a "
                    "forced win within N own turns, the best and the worst deal (the time limit is then per deal)")
@@ -93,6 +94,8 @@ def run_opening(args: argparse.Namespace, edition: MidnightEdition | None = None
     lines.append(table([[r.dance, r.decks + (f" (seed {r.seed})" if r.seed is not None else ""), r.text(),
                          f"{r.nodes:,}", f"{r.seconds:.1f}"] for r in rows],
                        ["dance", "decks", "answer", "nodes", "seconds"]))
+    lines.append("")
+    lines.append(_engine_line({r.engine for r in rows if args.opening_method != "pns"}))
     settled = all(r.status != "unknown" and r.proof_checked is not False for r in rows)
     if not settled:
         lines.append("")
@@ -102,7 +105,7 @@ def run_opening(args: argparse.Namespace, edition: MidnightEdition | None = None
 
 def _run_deals(args: argparse.Namespace, ed: MidnightEdition, dances: list[str] | None, budget: Budget) -> Answer:
     """``--opening-deals N``: every dance card over every deal of the open decks."""
-    from gnomekit.solver.gnomes_at_midnight.deals import HEADER, every_deal, row_text
+    from gnomekit.solver.gnomes_at_midnight.deals import HEADER, engine, every_deal, row_text
 
     within = args.opening_deals
     if not 1 <= within <= 12:
@@ -126,15 +129,27 @@ def _run_deals(args: argparse.Namespace, ed: MidnightEdition, dances: list[str] 
             rows.append(err.partial)
             stop = err
             break
-    data = {"edition": ed.name, "within": within, "decks": "open, every deal",
+    data = {"edition": ed.name, "within": within, "decks": "open, every deal", "engine": engine(),
             "deal_budget": {"seconds": budget.seconds, "nodes": budget.states},
             "rows": [r.to_json() for r in rows]}
     lines = [f"opening of the {ed.name} edition over every deal of the open decks: does green force a win "
              f"within {within} own turns? (a deal: the orders of both moonlight decks; "
              f"a search turns only the top {within - 1} card(s) of each)", ""]
     lines.append(table([row_text(r) for r in rows], HEADER))
+    lines.append("")
+    lines.append(_engine_line({engine()}))
     answer = batch_answer(data, "\n".join(lines), stop)
     if stop is None and any(r.unknown_orders for r in rows):
         answer.text += "\n\nunknown deals ran out of budget: raise --opening-time-limit (seconds per deal)"
         answer.status = NO
     return answer
+
+
+def _engine_line(engines: set[str]) -> str:
+    """Which search engine ran, and how to get the compiled one when it did not."""
+    if engines == {"numba"}:
+        return "engine: compiled (numba)"
+    if not engines:
+        return "engine: df-pn (Python)"
+    return ("engine: Python (the compiled search needs numba: pip install 'gnomekit[fast]'; "
+            "same answers, 28-95x the nodes a second)")

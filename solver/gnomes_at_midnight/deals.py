@@ -34,6 +34,7 @@ from gnomekit.models.gnomes_at_midnight.setup import new_position
 from gnomekit.solver.core.batch import Backend, BatchError, Progress, run_batch
 from gnomekit.solver.core.budget import Budget, BudgetExhausted
 from gnomekit.solver.gnomes_at_midnight.fast import FastEngine, FastSearcher
+from gnomekit.solver.gnomes_at_midnight.jit import JitSearcher, engine_name, searcher
 
 Prefix = tuple[int, ...]
 
@@ -73,6 +74,13 @@ def orders(counts: Counts) -> int:
     for c in counts:
         out //= factorial(c)
     return out
+
+
+def engine() -> str:
+    """"numba" when the deal searches run compiled, else "python" (same answers either way)."""
+    from gnomekit.solver.gnomes_at_midnight.jit import available
+
+    return "numba" if available() else "python"
 
 
 def prefix_text(prefix: Prefix) -> str:
@@ -142,9 +150,12 @@ def deal_position(base: Position, green: Prefix, blue: Prefix) -> Position:
 
 
 def search_deal(pos: Position, within: int, budget: Budget | None) -> tuple[str, int | None, int]:
-    """(status, shortest win or None, nodes) of one deal's position, deepening 1..within."""
+    """(status, shortest win or None, nodes) of one deal's position, deepening 1..within.
+
+    The compiled search when numba is there (``jit.searcher``), else the fast alpha-beta: the same
+    search, so the same answers and nodes; :func:`engine` says which runs."""
     e = FastEngine(pos)
-    sr = FastSearcher(e, meter=budget.meter() if budget is not None else None)
+    sr = searcher(e, meter=budget.meter() if budget is not None else None)
     s = e.state(pos)
     try:
         n = sr.shortest(s, within)
@@ -255,13 +266,14 @@ class HiddenBound:
     nodes: int = 0
     seconds: float = 0.0
     exhausted: str | None = None  # what stopped the deepening before max_turns, None when max_turns was reached
+    engine: str = "python"
 
     def to_json(self) -> dict[str, Any]:
         return {"dance": self.dance, "no_win_within": self.within,
                 "deal": None if self.green is None or self.blue is None else
                 {"green_top": [TERRAINS[t] for t in self.green], "blue_top": [TERRAINS[t] for t in self.blue]},
                 "searches": self.tried, "nodes": self.nodes, "seconds": round(self.seconds, 3),
-                "exhausted": self.exhausted}
+                "exhausted": self.exhausted, "engine": self.engine}
 
 
 def hidden_bound(edition: MidnightEdition, dance: str, start: DealsRow, max_turns: int,
@@ -284,7 +296,7 @@ def hidden_bound(edition: MidnightEdition, dance: str, start: DealsRow, max_turn
     meter = budget.meter() if budget is not None else None
     first = start.no_win[0]
     out.green, out.blue = first.green, first.blue
-    searchers: dict[tuple[Prefix, Prefix], tuple[FastSearcher, Any]] = {}
+    searchers: dict[tuple[Prefix, Prefix], tuple[FastSearcher | JitSearcher, Any]] = {}
     cands = sorted(start.no_win, key=lambda d: d.nodes)
     cost = {(d.green, d.blue): d.nodes for d in cands}
     pairs = [(d.green, d.blue) for d in cands]
@@ -297,7 +309,8 @@ def hidden_bound(edition: MidnightEdition, dance: str, start: DealsRow, max_turn
                 if pair not in searchers:
                     pos = deal_position(base, *pair)
                     e = FastEngine(pos)
-                    searchers[pair] = (FastSearcher(e, meter=meter), e.state(pos))
+                    searchers[pair] = (searcher(e, meter=meter), e.state(pos))
+                    out.engine = engine_name(searchers[pair][0])
                 sr, st = searchers[pair]
                 before = sr.nodes
                 out.tried += 1

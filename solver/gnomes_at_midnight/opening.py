@@ -5,9 +5,11 @@ Open decks: the deck orders of ``new_position(edition, seed, dance)`` for each s
 decks: nobody knows the orders (every flip a chance event; one row per card, the seed plays no
 part).  Each row deepens n = 1, 2, ... on the fast engine until a win is found, ``max_turns`` is
 disproven, or its budget runs out (then the row is ``unknown`` with the depth disproven so far,
-never "no").  Method ``ab`` is the fast AND-OR alpha-beta (``fast.FastSearcher``), ``pns`` the
-df-pn of ``pns.py``; both answer the same question (the tests compare them), ``ab`` is the default
-because it was measured faster on these disproof-heavy questions (docs/midnight-opening.md).
+never "no").  Method ``ab`` is the fast AND-OR alpha-beta: compiled (``jit.JitSearcher``) when
+numba is installed, else ``fast.FastSearcher`` (the same search, the same nodes; each row says which
+ran in ``engine``); ``jit`` insists on the compiled one; ``pns`` is the df-pn of ``pns.py``.  All
+answer the same question (the tests compare them); ``ab`` is the default because it was measured
+faster on these disproof-heavy questions (docs/midnight-opening.md).
 """
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ from gnomekit.models.core.errors import UsageError
 from gnomekit.models.gnomes_at_midnight.edition import COLOURS, MidnightEdition
 from gnomekit.models.gnomes_at_midnight.position import Position
 from gnomekit.models.gnomes_at_midnight.setup import new_position
+from gnomekit.solver.core.batch import BatchError
 from gnomekit.solver.core.budget import Budget, BudgetExhausted
-from gnomekit.solver.gnomes_at_midnight.fast import FastEngine, FastSearcher
+from gnomekit.solver.gnomes_at_midnight import jit
+from gnomekit.solver.gnomes_at_midnight.fast import FastEngine
 
-METHODS = ("ab", "pns")
+METHODS = ("ab", "jit", "pns")
 
 
 @dataclass
@@ -46,28 +50,38 @@ class OpeningRow:
     proof_checked: bool | None = None
     proof_nodes: int | None = None
     proof_problems: list[str] = field(default_factory=list)
+    engine: str = "python"  # which engine searched: "numba" (jit.JitSearcher) or "python"
+    # hidden decks: the deal certificate (``deals.hidden_bound``), when it was tried
+    certificate: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"dance": self.dance, "decks": self.decks, "seed": self.seed, "status": self.status,
                 "turns": self.turns, "no_win_within": self.no_win_within, "first_move": self.first_move,
                 "nodes": self.nodes, "seconds": round(self.seconds, 3), "exhausted": self.exhausted,
                 "proof": self.proof, "proof_checked": self.proof_checked, "proof_nodes": self.proof_nodes,
-                "proof_problems": self.proof_problems}
+                "proof_problems": self.proof_problems, "engine": self.engine, "certificate": self.certificate}
 
     def text(self) -> str:
         """The row's answer in words."""
         if self.status == "win":
             checked = {True: ", proof checked", False: ", PROOF FAILED", None: ""}[self.proof_checked]
             return f"win in {self.turns}: {self.first_move}{checked}"
+        by = ""
+        c = self.certificate
+        if c is not None and c.get("deal") and c["no_win_within"] == self.no_win_within and c["no_win_within"] > 0:
+            by = (f", shown on the deal green {' '.join(c['deal']['green_top'])}; "
+                  f"blue {' '.join(c['deal']['blue_top'])}")
         if self.status == "no-win":
-            return f"no forced win within {self.no_win_within}"
-        return f"unknown (no forced win within {self.no_win_within}; budget: {self.exhausted})"
+            return f"no forced win within {self.no_win_within}{by}"
+        return f"unknown (no forced win within {self.no_win_within}{by}; budget: {self.exhausted})"
 
 
 def _search(pos: Position, decks: str, max_turns: int, budget: Budget, method: str,
             row: OpeningRow) -> None:
     """Deepen until a win, ``max_turns`` disproven, or the budget runs out; fill ``row``."""
     p = pos.hidden() if decks == "hidden" else pos
+    if method != "pns" and jit.available():
+        jit.warm_up()  # compile or load the kernel before the row's clock starts
     meter = budget.meter()
     if method == "pns":
         from gnomekit.solver.gnomes_at_midnight.pns import run
@@ -83,7 +97,8 @@ def _search(pos: Position, decks: str, max_turns: int, budget: Budget, method: s
             row.status = "no-win" if row.exhausted is None else "unknown"
         return
     e = FastEngine(p)
-    sr = FastSearcher(e, meter=meter)
+    sr = jit.searcher(e, meter=meter, prefer="numba" if method == "jit" else "auto")
+    row.engine = jit.engine_name(sr)
     s = e.state(p)
     try:
         for n in range(1, max_turns + 1):
@@ -102,11 +117,49 @@ def _search(pos: Position, decks: str, max_turns: int, budget: Budget, method: s
     row.nodes = sr.nodes
 
 
+DIRECT_SHARE = 0.25  # hidden rows: the direct search's share of the row's seconds (the rest certifies)
+
+
+def _certify(edition: MidnightEdition, name: str, pos: Position, max_turns: int, budget: Budget,
+             row: OpeningRow, row_seconds: float | None = None) -> None:
+    """Deepen ``row`` (hidden decks, no win found) with a deal certificate within ``budget``."""
+    from gnomekit.solver.gnomes_at_midnight.deals import every_deal, hidden_bound
+
+    if row.no_win_within >= max_turns or (budget.seconds is not None and budget.seconds <= 0):
+        return
+    t0 = time.perf_counter()
+    try:
+        start = every_deal(edition, name, min(START_DEPTH, max_turns), budget, base=pos)
+    except BatchError as err:  # in-process: only Ctrl-C (a failing deal search is a bug, raised)
+        if err.interrupted:
+            raise KeyboardInterrupt from None
+        raise
+    left = None if budget.seconds is None else max(0.0, budget.seconds - (time.perf_counter() - t0))
+    hb = hidden_bound(edition, name, start, max_turns, Budget(states=budget.states, seconds=left), base=pos)
+    row.certificate = {**hb.to_json(), "start_deals": start.deals, "start_nodes": start.nodes}
+    row.nodes += start.nodes + hb.nodes
+    if hb.within > row.no_win_within:
+        row.no_win_within = hb.within
+    if row.no_win_within >= max_turns:
+        row.status, row.exhausted = "no-win", None
+    elif hb.exhausted is not None:
+        row.exhausted = f"{row_seconds:g} s" if row_seconds is not None else hb.exhausted
+
+
+START_DEPTH = 4  # the certificate's candidate deals: those without a win within 4 (top 3 cards fixed)
+
+
 def settle_opening(edition: MidnightEdition, *, dances: Sequence[str] | None = None,
                    decks: Sequence[str] = ("open", "hidden"), seeds: Sequence[int] = (0,),
                    max_turns: int = 12, budget: Budget | None = None, method: str = "ab",
-                   proof_dir: Path | None = None, proof_max_nodes: int = 200_000) -> list[OpeningRow]:
+                   proof_dir: Path | None = None, proof_max_nodes: int = 200_000,
+                   certify: bool = True) -> list[OpeningRow]:
     """One row per dance card x deck mode (x seed, for open decks); ``budget`` is per row.
+
+    Hidden decks with ``certify``: the direct search gets a quarter of the row's time; when it
+    finds no win, the rest goes to a deal certificate (``deals.hidden_bound``: a deal under which
+    green, even knowing the top cards, has no win within n; a hidden-deck win would be one), and
+    the row's "no forced win within" is the deeper of the two.
 
     With ``proof_dir`` every win is exported there as a proof tree (``<card>-<decks>[-s<seed>].json.gz``)
     and replayed by the independent checker (``proof.check_proof``); the row records the outcome.
@@ -115,6 +168,8 @@ def settle_opening(edition: MidnightEdition, *, dances: Sequence[str] | None = N
 
     if method not in METHODS:
         raise UsageError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    if method == "jit" and not jit.available():
+        raise UsageError(f"method 'jit' needs numba: {jit.unavailable_reason()}")
     if max_turns < 1:
         raise UsageError(f"max_turns must be 1 or more, not {max_turns}")
     for d in decks:
@@ -133,7 +188,16 @@ def settle_opening(edition: MidnightEdition, *, dances: Sequence[str] | None = N
                 pos = new_position(edition, seed, dance=name)
                 row = OpeningRow(name, mode, seed if mode == "open" else None, "unknown")
                 t0 = time.perf_counter()
-                _search(pos, mode, max_turns, budget, method, row)
+                if mode == "hidden" and certify:
+                    direct = Budget(states=budget.states,
+                                    seconds=None if budget.seconds is None else budget.seconds * DIRECT_SHARE)
+                    _search(pos, mode, max_turns, direct, method, row)
+                    if row.status == "unknown":
+                        left = None if budget.seconds is None else budget.seconds - (time.perf_counter() - t0)
+                        _certify(edition, name, pos, max_turns, Budget(states=budget.states, seconds=left), row,
+                                 budget.seconds)
+                else:
+                    _search(pos, mode, max_turns, budget, method, row)
                 row.seconds = time.perf_counter() - t0
                 if row.status == "win" and proof_dir is not None and row.turns is not None:
                     path = proof_dir / (f"{name}-{mode}" + (f"-s{seed}" if mode == "open" else "") + ".json.gz")

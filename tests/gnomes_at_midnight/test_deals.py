@@ -115,3 +115,16 @@ def test_hidden_bound_at_setup_agrees_with_the_hidden_search() -> None:
     assert not forced_win_within(base, 4, decks="hidden")
     # the certificate itself: with those top cards and the rest unknown, no win within 4
     assert search_deal(deal_position(base, hb.green, hb.blue), 4, None)[0] == "no-win"
+
+
+def test_opening_hidden_row_is_deepened_by_a_deal_certificate() -> None:
+    from gnomekit.solver.core.budget import Budget
+    from gnomekit.solver.gnomes_at_midnight.opening import OpeningRow, _certify
+
+    pos = new_position(ED, 0, dance="tee")
+    row = OpeningRow("tee", "hidden", None, "unknown", no_win_within=2, exhausted="1 s")
+    _certify(ED, "tee", pos, 5, Budget(), row, None)
+    assert row.status == "no-win" and row.no_win_within == 5 and row.exhausted is None
+    assert row.certificate is not None and row.certificate["deal"] is not None
+    assert "shown on the deal green" in row.text()
+    assert not forced_win_within(pos, 5, decks="hidden")  # the reference search agrees
