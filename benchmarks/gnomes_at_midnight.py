@@ -7,8 +7,12 @@
    node ratio against the full search.
 2. z3 counterexample-guided method against the search, per depth k: seconds on
    the same generated positions (open decks), and the z3 query counts.
-3. Tablebase build time and positions per second (the tiny test edition; with
-   the full run also the mini edition, which takes minutes and ~4 GB of memory).
+3. Tablebase builds, old (reference: edge lists and np.unique) against new
+   (lean: perfect index, no move graph), each in its own child process one
+   after the other: wall and CPU seconds, positions per second, peak RSS (MB
+   and bytes a state), bits a state stored (raw and as the compressed cache
+   file).  The tiny test edition; the full run also builds mini with both
+   (minutes; the old builder needs ~4 GB of memory).
 """
 
 from __future__ import annotations
@@ -92,25 +96,67 @@ def smt_part(quick: bool) -> str:
     return table(rows, ["k", "positions", "wins", "agree", "search s", "z3 s", "z3/search", "z3 queries"])
 
 
+TB_CHILD = """
+import json, resource, sys, tempfile, time
+from pathlib import Path
+import numpy as np
+from gnomekit.models.core.edition import read_toml_file
+from gnomekit.models.gnomes_at_midnight.edition import bundled_edition, edition_from_toml
+from gnomekit.solver.gnomes_at_midnight import tablebase
+name, method = sys.argv[1], sys.argv[2]
+ed = bundled_edition(name) if name == "mini" else edition_from_toml(read_toml_file(Path(name)))
+t0, c0 = time.perf_counter(), time.process_time()
+tb = tablebase.build(ed, method=method)
+sec, cpu = time.perf_counter() - t0, time.process_time() - c0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+with tempfile.TemporaryDirectory() as d:
+    f = Path(d) / "t.npz"
+    if method == "reference":  # the format-1 file: one value byte a state
+        stored = tb.values.nbytes
+        np.savez_compressed(f, keys=tb.keys, values=tb.values, seconds=np.float64(tb.seconds))
+    else:  # format 2: 2 bits a state plus a byte a longer loss
+        lean = tablebase.LeanTablebase.of(tb)
+        stored = lean.stored_bytes
+        tablebase.write_table(f, lean)
+    file_bytes = f.stat().st_size
+print(json.dumps({"n": tb.size, "counts": tb.counts(), "sec": sec, "cpu": cpu, "peak": peak, "stored": stored,
+                  "file": file_bytes}))
+"""
+
+
 def tablebase_part(quick: bool) -> str:
+    """Old (reference) and new (lean) builders on the same editions, one after the other.
+
+    Each build runs in a fresh child process: its peak RSS is a process's high-water mark, so two
+    builds in one process could not be told apart (the children run one at a time, same machine)."""
+    import json
+    import subprocess
+    import sys
+
     try:
-        from gnomekit.solver.gnomes_at_midnight import tablebase
+        from gnomekit.solver.gnomes_at_midnight import tablebase  # noqa: F401
     except ModuleNotFoundError:
         return "tablebase: not built (solver/gnomes_at_midnight/tablebase.py missing)"
-    from gnomekit.models.core.edition import read_toml_file
-    from gnomekit.models.gnomes_at_midnight.edition import edition_from_toml
-
-    tiny = edition_from_toml(read_toml_file(Path(__file__).resolve().parents[1] / "tests" / "gnomes_at_midnight"
-                                            / "data" / "tiny.toml"))
+    tiny = Path(__file__).resolve().parents[1] / "tests" / "gnomes_at_midnight" / "data" / "tiny.toml"
     rows = []
-    for name, ed in [("tiny (test edition)", tiny)] + ([] if quick else [("mini", bundled_edition("mini"))]):
-        t0 = time.perf_counter()
-        tb = tablebase.build(ed, progress=None)
-        sec = time.perf_counter() - t0
-        n = tb.size
-        c = tb.counts()
-        rows.append([name, str(n), str(c["win"]), str(c["loss"]), str(c["draw"]), f"{sec:.1f}", f"{n / sec:.0f}"])
-    return table(rows, ["tablebase", "positions", "win", "loss", "draw", "build s", "positions/s"])
+    for label, name in [("tiny (test edition)", str(tiny))] + ([] if quick else [("mini", "mini")]):
+        got = {}
+        for method, shown in (("reference", "old (edges, np.unique)"), ("lean", "new (lean, 2-bit)")):
+            out = subprocess.run([sys.executable, "-c", TB_CHILD, name, method], check=True, capture_output=True,
+                                 text=True).stdout
+            r = json.loads(out.strip().splitlines()[-1])
+            got[method] = r
+            n, c = r["n"], r["counts"]
+            rows.append([label, shown, str(n), str(c["win"]), str(c["loss"]), str(c["draw"]), f"{r['sec']:.1f}",
+                         f"{r['cpu']:.1f}", f"{n / r['sec']:.0f}", f"{r['peak'] / 2**20:.0f}", f"{r['peak'] / n:.1f}",
+                         f"{8 * r['stored'] / n:.2f}", f"{8 * r['file'] / n:.2f}"])
+        old, new = got["reference"], got["lean"]
+        assert old["counts"] == new["counts"], "the builders disagree"
+        rows.append([label, "old / new", "", "", "", "", f"{old['sec'] / new['sec']:.1f}x",
+                     f"{old['cpu'] / new['cpu']:.1f}x", "", f"{old['peak'] / new['peak']:.1f}x", "",
+                     f"{old['stored'] / new['stored']:.1f}x", f"{old['file'] / new['file']:.1f}x"])
+    return table(rows, ["tablebase", "builder", "positions", "win", "loss", "draw", "build s", "CPU s",
+                        "positions/s", "peak MB", "peak B/state", "stored bits/state", "file bits/state"])
 
 
 def main() -> None:

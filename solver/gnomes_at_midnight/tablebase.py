@@ -10,10 +10,16 @@ where p is the position in the cycle of its next card (the face-up card is the
 one before it).  With 3-card cycles that is 4 x 4 = 16 deck states (the 9
 in-cycle ones plus those where a side has not flipped yet).
 
-Values, one byte per state: 0 draw (no forced result: repetition has no rule),
-1..127 the side to move wins in that many of its own turns, 128 + n the side to
-move loses, the opponent winning in n of its turns.  The table is stored under
-$GNOMEKIT_CACHE (default ~/.cache/gnomekit) and loaded for instant answers.
+Values, one byte per state as the builders make them (:class:`Tablebase`): 0 draw
+(no forced result: repetition has no rule), 1..127 the side to move wins in that
+many of its own turns, 128 + n the side to move loses, the opponent winning in n
+of its turns.  Two builders give the same table: the lean one (default,
+tablebase_lean.py: a perfect index of states and no move graph; mini: about 6 bytes
+a state at peak) and the reference one (edge lists and ``np.unique``; about 57).
+The table is stored (:class:`LeanTablebase`, cache format 2) at 2 bits a state
+(draw / win / loss in 1 / longer loss) plus 4 bits for each longer loss, under
+$GNOMEKIT_CACHE (default ~/.cache/gnomekit); a win's distance is recomputed at
+lookup from the state's moves, so lookups answer exactly as the byte table.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from gnomekit.models.gnomes_at_midnight.edition import MidnightEdition
 from gnomekit.models.gnomes_at_midnight.position import NO_CARD, Position, dance_placements
 from gnomekit.models.gnomes_at_midnight.setup import edition_board
 from gnomekit.solver.core.batch import Backend
+from gnomekit.solver.gnomes_at_midnight.tablebase_lean import EDGE_CHUNK, Moves, build_values
 
 Progress = Callable[[str, float], None] | None
 WIN_MAX = 127
@@ -70,21 +77,11 @@ def params_for(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = 
                   cycles if cycles is not None else ed.decks)
 
 
-@dataclass
-class Tablebase:
+class _Indexed:
+    """Where a position sits in a table: its side, deck states and configuration index."""
+
     params: Params
     keys: np.ndarray  # sorted configuration keys (base 5 per square)
-    values: np.ndarray  # uint8, shape (2, D, D, C): side to move, green deck state, blue deck state, config
-    seconds: float = 0.0
-
-    @property
-    def size(self) -> int:
-        return int(self.values.size)
-
-    def counts(self) -> dict[str, int]:
-        v = self.values
-        return {"win": int(((v >= 1) & (v <= WIN_MAX)).sum()), "loss": int((v > 128).sum()),
-                "draw": int((v == 0).sum())}
 
     def index(self, pos: Position) -> tuple[int, int, int, int]:
         """(side, green deck state, blue deck state, config index) of a position (UsageError if outside)."""
@@ -125,8 +122,30 @@ class Tablebase:
                              "(" + " ".join(str(t) for t in cyc) + ")")
         return 1 + cands[0]
 
+
+@dataclass
+class Tablebase(_Indexed):
+    """A table as the builders make it: one value byte a state (see the module's docstring)."""
+
+    params: Params
+    keys: np.ndarray  # sorted configuration keys (base 5 per square)
+    values: np.ndarray  # uint8, shape (2, D, D, C): side to move, green deck state, blue deck state, config
+    seconds: float = 0.0
+
+    @property
+    def size(self) -> int:
+        return int(self.values.size)
+
+    def counts(self) -> dict[str, int]:
+        v = self.values
+        return {"win": int(((v >= 1) & (v <= WIN_MAX)).sum()), "loss": int((v > 128).sum()),
+                "draw": int((v == 0).sum())}
+
     def lookup(self, pos: Position) -> tuple[str, int | None]:
-        s, dg, db, c = self.index(pos)
+        return self.lookup_state(*self.index(pos))
+
+    def lookup_state(self, s: int, dg: int, db: int, c: int) -> tuple[str, int | None]:
+        """The answer for one table state: (value, turns) as :meth:`lookup` gives it."""
         v = int(self.values[s, dg, db, c])
         if v == 0:
             return "draw", None
@@ -166,6 +185,7 @@ def _configs(n: int, g: int) -> tuple[np.ndarray, np.ndarray]:
     return keys, states
 
 
+METHODS = ("lean", "reference")
 MAX_SIDE_PLACEMENTS = 5000  # mini: 1751; the pairing step needs (placements)^2 words of memory
 
 
@@ -179,15 +199,26 @@ def side_placements(n: int, g: int) -> int:
 
 def build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
           cycles: tuple[tuple[int, ...], tuple[int, ...]] | None = None, progress: Progress = None,
-          backend: Backend | None = None, chunk: int = 1 << 20) -> Tablebase:
+          backend: Backend | None = None, chunk: int = 1 << 20, method: str | None = None) -> Tablebase:
     """Build the table (no cache).  ``progress(stage, fraction)`` is called along the way.
 
-    ``backend`` (None: all in this process, as always) runs each retrograde ply's predecessor
-    generation as tasks of ``chunk`` frontier states on the batch runner; the table is the
-    same whatever the backend.  Refuses (UsageError) editions too big for a full table, such
-    as the default one."""
+    ``method``: "lean" (the default without a backend; tablebase_lean.py: a perfect index of
+    states, no move graph; mini: about 6 bytes a state at peak, 3.5x less CPU) or "reference"
+    (the first builder: an edge list and ``np.unique``, 57 bytes a state, kept as the
+    reference the lean one is tested against).  Both give the same table, value for value.
+    ``backend`` (reference builder only; giving one selects it) runs each retrograde ply's
+    predecessor generation as tasks of ``chunk`` frontier states on the batch runner; the
+    table is the same whatever the backend.  The lean builder generates the moves of at most
+    ``chunk`` (and at most 2^15) frontier configurations at a time.
+    Refuses (UsageError) editions too big for a full table, such as the default one."""
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, not {chunk}")
+    if method is None:
+        method = "lean" if backend is None else "reference"
+    if method not in METHODS:
+        raise UsageError(f"unknown tablebase build method {method!r}; expected one of {', '.join(METHODS)}")
+    if method == "lean" and backend is not None:
+        raise UsageError("the lean tablebase builder runs in one process; a backend splits the reference builder")
     t0 = time.perf_counter()
     p = params_for(ed, dance, cycles)
     board = edition_board(ed)
@@ -199,6 +230,12 @@ def build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
                          f"({p.rows}x{p.cols}, {G} gnomes a side) has {per_side} placements a side, at most "
                          f"{MAX_SIDE_PLACEMENTS} are supported")
     say = progress or (lambda _s, _f: None)
+    if method == "lean":
+        keys, lean_values = build_values(p.rows, p.cols, board.terr, board.nbrs, board.flower_idx, board.toad_idx,
+                                         G, p.bump_limit, p.restrict, p.dance, p.cycles, say, 2 * WIN_MAX,
+                                         min(chunk, EDGE_CHUNK))
+        say("done", 1.0)
+        return Tablebase(p, keys, lean_values, time.perf_counter() - t0)
     say("configurations", 0.0)
     keys, st = _configs(n, G)
     C = len(keys)
@@ -514,35 +551,327 @@ def default_cycles(pos: Position, ed: MidnightEdition) -> tuple[tuple[int, ...],
     return out[0], out[1]
 
 
+FORMAT = 2  # the cache file format; files of another format have another name and are never read
+
+
 def table_path(p: Params) -> Path:
-    return cache_dir() / f"gnomes-at-midnight-tb-{p.key()}.npz"
+    """Where the table for ``p`` is cached (format 2; format 1 files, ``-tb-``, are ignored)."""
+    return cache_dir() / f"gnomes-at-midnight-tb{FORMAT}-{p.key()}.npz"
+
+
+# Stored form (format 2): a 2-bit code a state, four states a byte, and 4 more bits only for a
+# loss in 2 turns or more.  Codes: 0 draw (no forced result), 1 win, 2 loss in 1 turn (the
+# opponent wins on its next turn), 3 longer loss.  The k-th code-3 state (state order) has
+# nibble k of ``turns4`` (two a byte, the low one first): n - 2 for a loss in n <= 16 turns, 15
+# for a longer one, whose n is in ``long_turns`` at k's place in the sorted ``long_rank``.  A
+# win's distance is not stored: the lookup recomputes it from the state's moves (one ply: 1 when
+# a move wins at once, else 1 + the shortest loss among the replies), which is how the
+# retrograde pass decided it.
+DRAW_C, WIN_C, LOSS1_C, LOSS_C = 0, 1, 2, 3
+NIBBLE_MAX = 16  # the longest loss a nibble holds (n - 2 in 0..14; 15 marks a longer one)
+BLOCK = 256  # states per entry of the rank directory of the code-3 states
+# _PER_BYTE[c][b]: how many of the four codes in byte b are c
+_PER_BYTE = np.array([[sum(((b >> (2 * k)) & 3) == c for k in range(4)) for b in range(256)] for c in range(4)],
+                     dtype=np.uint8)
+_COUNT3 = _PER_BYTE[LOSS_C]
+
+
+def pack(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(2-bit codes packed four a byte, nibbles of the longer losses, ranks and turns of the
+    losses too long for a nibble) of a value array (a few MB of temporaries at a time)."""
+    flat = values.reshape(-1)
+    packed = np.zeros((len(flat) + 3) // 4, dtype=np.uint8)
+    turns_parts = []
+    step = 1 << 22  # states at a time, a multiple of 4
+    for lo in range(0, len(flat), step):
+        v = flat[lo:lo + step]
+        c = np.zeros(len(v) + (-len(v)) % 4, dtype=np.uint8)
+        c[:len(v)][(v >= 1) & (v <= WIN_MAX)] = WIN_C
+        c[:len(v)][v == 129] = LOSS1_C
+        longer = v > 129
+        c[:len(v)][longer] = LOSS_C
+        q = c.reshape(-1, 4)
+        packed[lo // 4:lo // 4 + len(q)] = q[:, 0] | (q[:, 1] << 2) | (q[:, 2] << 4) | (q[:, 3] << 6)
+        turns_parts.append(v[longer] - np.uint8(128))
+    turns = np.concatenate(turns_parts) if turns_parts else np.zeros(0, dtype=np.uint8)
+    too_long = turns > NIBBLE_MAX
+    nib = np.where(too_long, np.uint8(15), turns - np.uint8(2)).astype(np.uint8)
+    if len(nib) % 2:
+        nib = np.concatenate([nib, np.zeros(1, dtype=np.uint8)])
+    turns4 = (nib[0::2] | (nib[1::2] << 4)).astype(np.uint8)
+    return packed, turns4, np.flatnonzero(too_long).astype(np.int64), turns[too_long].astype(np.uint8)
+
+
+def _loss_turns(turns4: np.ndarray, long_rank: np.ndarray, long_turns: np.ndarray, count: int) -> np.ndarray:
+    """The turns of every longer loss (rank order) from :func:`pack`'s nibbles and long list."""
+    nib = np.empty((len(turns4), 2), dtype=np.uint8)
+    nib[:, 0] = turns4 & 15
+    nib[:, 1] = turns4 >> 4
+    out = nib.reshape(-1)[:count].astype(np.int64) + 2
+    if len(long_rank):
+        out[long_rank] = long_turns
+    return out
+
+
+def _codes(packed: np.ndarray, total: int) -> np.ndarray:
+    """One code a state (uint8) from the packed codes."""
+    out = np.empty((len(packed), 4), dtype=np.uint8)
+    for k in range(4):
+        out[:, k] = (packed >> (2 * k)) & 3
+    return out.reshape(-1)[:total]
+
+
+@dataclass
+class LeanTablebase(_Indexed):
+    """The stored form of a table (format 2): 2 bits a state plus 4 bits a longer loss.
+
+    Answers :meth:`lookup` exactly as the full :class:`Tablebase` it was packed from (a win's
+    distance is recomputed from the state's moves).  ``values`` decodes the full byte table
+    (one byte a state, all wins' distances recomputed at once) for tests and tools."""
+
+    params: Params
+    keys: np.ndarray
+    shape: tuple[int, int, int, int]
+    packed: np.ndarray  # uint8, four 2-bit codes a byte, state order ((side, green deck, blue deck, config))
+    turns4: np.ndarray  # uint8, two nibbles a byte: a code-3 state's loss turns - 2 (15: see long_*)
+    long_rank: np.ndarray  # int64, sorted: ranks (among code-3 states) of the losses too long for a nibble
+    long_turns: np.ndarray  # uint8: their turns
+    seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        total = int(np.prod(self.shape))
+        if len(self.packed) != (total + 3) // 4:
+            raise ValueError("the packed codes do not match the table's shape")
+        per_block = BLOCK // 4
+        blocks = np.zeros(-(-len(self.packed) // per_block), dtype=np.int64)
+        step = per_block << 14  # a few MB at a time: the directory costs no full-size temporary
+        for lo in range(0, len(self.packed), step):
+            part = _COUNT3[self.packed[lo:lo + step]]
+            part = np.concatenate([part, np.zeros((-len(part)) % per_block, dtype=np.uint8)])
+            blocks[lo // per_block:lo // per_block + len(part) // per_block] = part.reshape(-1, per_block).sum(
+                axis=1, dtype=np.int64)
+        self._rank = np.concatenate([[0], np.cumsum(blocks)])
+        self._longer = int(self._rank[-1])
+        if len(self.turns4) != (self._longer + 1) // 2 or len(self.long_rank) != len(self.long_turns):
+            raise ValueError("the stored distances do not match the codes")
+        self._moves: Moves | None = None
+        self._values: np.ndarray | None = None
+
+    @classmethod
+    def of(cls, tb: Tablebase) -> LeanTablebase:
+        packed, turns4, long_rank, long_turns = pack(tb.values)
+        s = tb.values.shape
+        return cls(tb.params, tb.keys, (s[0], s[1], s[2], s[3]), packed, turns4, long_rank, long_turns, tb.seconds)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+    @property
+    def stored_bytes(self) -> int:
+        """Bytes of the stored table (codes and longer losses' bytes; the keys not counted)."""
+        return int(self.packed.nbytes + self.turns4.nbytes + self.long_rank.nbytes + self.long_turns.nbytes)
+
+    def counts(self) -> dict[str, int]:
+        hist = np.zeros(256, dtype=np.int64)  # how many packed bytes have each value
+        for lo in range(0, len(self.packed), 1 << 22):
+            hist += np.bincount(self.packed[lo:lo + (1 << 22)], minlength=256)
+        n = [int(_PER_BYTE[c].astype(np.int64) @ hist) for c in range(4)]
+        n[DRAW_C] -= 4 * len(self.packed) - self.size  # the padding codes of the last byte
+        return {"win": n[WIN_C], "loss": n[LOSS1_C] + n[LOSS_C], "draw": n[DRAW_C]}
+
+    def _flat(self, s: int, dg: int, db: int, c: int) -> int:
+        _two, D, _d, C = self.shape
+        return ((s * D + dg) * D + db) * C + c
+
+    def code(self, i: int) -> int:
+        return (int(self.packed[i >> 2]) >> (2 * (i & 3))) & 3
+
+    def _loss_at(self, i: int) -> int:
+        """The turns of the code-3 state ``i`` (its rank among code-3 states indexes the nibbles)."""
+        blk = i // BLOCK
+        first = blk * (BLOCK // 4)
+        r = int(self._rank[blk]) + int(_COUNT3[self.packed[first:i >> 2]].sum())
+        byte = int(self.packed[i >> 2])
+        r += sum(((byte >> (2 * k)) & 3) == LOSS_C for k in range(i & 3))
+        nib = (int(self.turns4[r >> 1]) >> (4 * (r & 1))) & 15
+        if nib < 15:
+            return nib + 2
+        return int(self.long_turns[int(np.searchsorted(self.long_rank, r))])
+
+    def moves(self) -> Moves:
+        if self._moves is None:
+            self._moves = _moves_for(self.params)
+        return self._moves
+
+    def lookup_state(self, s: int, dg: int, db: int, c: int) -> tuple[str, int | None]:
+        """The answer for one table state: (value, turns) as :meth:`Tablebase.lookup_state` gives it."""
+        i = self._flat(s, dg, db, c)
+        k = self.code(i)
+        if k == DRAW_C:
+            return "draw", None
+        if k == LOSS1_C:
+            return "loss", 1
+        if k == LOSS_C:
+            return "loss", self._loss_at(i)
+        return "win", self._win_turns(s, dg, db, c)
+
+    def _win_turns(self, s: int, dg: int, db: int, c: int) -> int:
+        """A win's distance: 1 if a move wins at once (or, with no move, the side already wins),
+        else 1 + the shortest loss among the positions its moves (or its pass) lead to."""
+        mv = self.moves()
+        cyc = self.params.cycles
+        L = len(cyc[0])
+        own = dg if s == 0 else db
+        m = 0 if own == 0 else cyc[s][(own - 2) % L] + 1
+        dst = mv.children(s, m, c)
+        if len(dst) and bool(mv.W[s][dst].any()):
+            return 1
+        if not len(dst):
+            if bool(mv.W[s][c]):
+                return 1
+            nxt = [self._flat(1 - s, dg, db, c)]
+        else:
+            after = 1 + ((0 if own == 0 else own - 1) + 1) % L
+            g, b = (after, db) if s == 0 else (dg, after)
+            nxt = [self._flat(1 - s, g, b, int(d)) for d in dst]
+        best = None
+        for i in nxt:
+            k = self.code(i)
+            n = 1 if k == LOSS1_C else self._loss_at(i) if k == LOSS_C else None
+            if n is not None and (best is None or n < best):
+                best = n
+        if best is None:
+            raise RuntimeError("the tablebase is inconsistent: a win with no move to a loss")
+        return 1 + best
+
+    def lookup(self, pos: Position) -> tuple[str, int | None]:
+        return self.lookup_state(*self.index(pos))
+
+    @property
+    def values(self) -> np.ndarray:
+        """The full byte table (:class:`Tablebase`'s encoding), decoded once and kept."""
+        if self._values is None:
+            self._values = _decode(self)
+        return self._values
+
+
+def _moves_for(p: Params) -> Moves:
+    from gnomekit.models.gnomes_at_midnight.position import Board
+
+    b = Board(p.rows, p.cols, p.terrain, p.flowers, p.toadstools)
+    return Moves(p.rows, p.cols, b.terr, b.nbrs, b.flower_idx, b.toad_idx, p.gnomes, p.bump_limit, p.restrict,
+                 p.dance)
+
+
+def _decode(tb: LeanTablebase) -> np.ndarray:
+    """Every state's value byte: codes and stored losses as they are, every win's distance
+    recomputed from its moves at once (the vectorised form of :meth:`LeanTablebase._win_turns`)."""
+    _two, D, _d, C = tb.shape
+    cyc = tb.params.cycles
+    L = len(cyc[0])
+    total = tb.size
+    codes = _codes(tb.packed, total)
+    vals = np.zeros(total, dtype=np.uint8)
+    vals[codes == LOSS1_C] = 129
+    vals[codes == LOSS_C] = 128 + _loss_turns(tb.turns4, tb.long_rank, tb.long_turns, tb._longer)
+    best = np.full(total, 255, dtype=np.uint8)  # shortest loss reached (0: a move wins at once)
+    mv = tb.moves()
+    any_move = np.zeros((2, 4, C), dtype=bool)
+
+    def base(s: int, dg: int, db: int) -> int:
+        return ((s * D + dg) * D + db) * C
+
+    def moon(s: int, ds: int) -> int:
+        return 0 if ds == 0 else cyc[s][(ds - 2) % L] + 1
+
+    def adv(ds: int) -> int:
+        return 1 + ((0 if ds == 0 else ds - 1) + 1) % L
+
+    def reach(idx: np.ndarray, child: np.ndarray) -> None:
+        cv = vals[child]
+        cand = np.where(cv > 128, cv - 128, 255).astype(np.uint8)
+        best[idx] = np.minimum(best[idx], cand)
+
+    for s in (0, 1):
+        order, starts = mv.by_own(s)
+        for t in range(len(mv.kind[s])):
+            cidx, dst = mv.forward(s, t, mv.configs_of(s, t, order, starts))
+            win = mv.W[s][dst]
+            for m in range(4):
+                if (int(mv.code[s][t]) >> m) & 1:
+                    any_move[s, m, cidx] = True
+            for dg in range(D):
+                for db in range(D):
+                    own = dg if s == 0 else db
+                    if not (int(mv.code[s][t]) >> moon(s, own)) & 1:
+                        continue
+                    b0 = base(s, dg, db)
+                    best[b0 + cidx[win]] = 0
+                    g, b = (adv(own), db) if s == 0 else (dg, adv(own))
+                    reach(b0 + cidx[~win], base(1 - s, g, b) + dst[~win])
+    cfg = np.arange(C)
+    for s in (0, 1):
+        for dg in range(D):
+            for db in range(D):
+                stuck = cfg[~any_move[s, moon(s, dg if s == 0 else db)]]
+                b0 = base(s, dg, db)
+                best[b0 + stuck[mv.W[s][stuck]]] = 0
+                go = stuck[~mv.W[s][stuck]]
+                reach(b0 + go, base(1 - s, dg, db) + go)
+    wins = codes == WIN_C
+    if (best[wins] == 255).any():
+        raise RuntimeError("the tablebase is inconsistent: a win with no move to a loss")
+    vals[wins] = best[wins] + 1
+    return vals.reshape(tb.shape)
 
 
 def load_or_build(ed: MidnightEdition, dance: tuple[tuple[int, int], ...] | None = None,
                   cycles: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
-                  progress: Progress = None, backend: Backend | None = None) -> tuple[Tablebase, bool]:
+                  progress: Progress = None, backend: Backend | None = None) -> tuple[LeanTablebase, bool]:
     """The cached table for these parameters, building and storing it first if needed; (table, was built).
+
+    The table comes in its stored form (:class:`LeanTablebase`, 2 bits a state plus 4 bits a
+    longer loss), whether just built or read back.
 
     ``backend``: where the build's retrograde tasks run (see :func:`build`); the table is the same."""
     p = params_for(ed, dance, cycles)
     path = table_path(p)
     if path.exists():
-        with np.load(path) as z:
-            return Tablebase(p, z["keys"], z["values"], float(z["seconds"])), False
-    tb = build(ed, dance, cycles, progress, backend)
+        return read_table(path, p), False
+    lean = LeanTablebase.of(build(ed, dance, cycles, progress, backend))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, keys=tb.keys, values=tb.values, seconds=np.float64(tb.seconds))
+    write_table(tmp, lean)
     tmp.replace(path)
-    return tb, True
+    return lean, True
 
 
-def describe(tb: Tablebase) -> dict[str, Any]:
+def write_table(path: Path, tb: LeanTablebase) -> None:
+    """Store a table (format 2, compressed .npz)."""
+    np.savez_compressed(path, format=np.int64(FORMAT), shape=np.array(tb.shape, dtype=np.int64), keys=tb.keys,
+                        codes=tb.packed, turns4=tb.turns4, long_rank=tb.long_rank, long_turns=tb.long_turns,
+                        seconds=np.float64(tb.seconds))
+
+
+def read_table(path: Path, p: Params) -> LeanTablebase:
+    """A table stored by :func:`write_table` (UsageError for a file of another format)."""
+    with np.load(path) as z:
+        if "format" not in z.files or int(z["format"]) != FORMAT:
+            raise UsageError(f"{path}: not a format-{FORMAT} tablebase file; delete it to rebuild")
+        s = tuple(int(x) for x in z["shape"])
+        return LeanTablebase(p, z["keys"], (s[0], s[1], s[2], s[3]), z["codes"], z["turns4"], z["long_rank"],
+                             z["long_turns"], float(z["seconds"]))
+
+
+def describe(tb: Tablebase | LeanTablebase) -> dict[str, Any]:
+    shape = tb.shape if isinstance(tb, LeanTablebase) else tb.values.shape
     return {"positions": tb.size, "counts": tb.counts(), "build_seconds": round(tb.seconds, 2),
-            "deck_states": int(tb.values.shape[1] * tb.values.shape[2]), "configurations": int(tb.values.shape[3])}
+            "deck_states": int(shape[1] * shape[2]), "configurations": int(shape[3])}
 
 
-def position_of(tb: Tablebase, s: int, dg: int, db: int, c: int, like: Position, repeat: int = 12) -> Position:
+def position_of(tb: Tablebase | LeanTablebase, s: int, dg: int, db: int, c: int, like: Position,
+                repeat: int = 12) -> Position:
     """The position of a table state, decks written out as the cycle repeated ``repeat`` times."""
     from dataclasses import replace
 
