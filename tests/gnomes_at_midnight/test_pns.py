@@ -80,3 +80,17 @@ def test_pns_agrees_on_500_positions() -> None:
             _agree(pos, 3 if decks == "open" else 2, decks, old=True)
             n += 1
     assert n >= 500
+
+
+@pytest.mark.parametrize("k,count,start", [(1, 12, 400), (2, 5, 420)])
+def test_pns_agrees_with_z3(k: int, count: int, start: int) -> None:
+    """The z3 cross-check where it applies (open decks): df-pn and the SMT encoding answer alike."""
+    from gnomekit.solver.gnomes_at_midnight.smt import smt_wins_within
+
+    answers = set()
+    for pos in open_positions(count, start):
+        got = pns.solve(pos, k, "open").value
+        want = smt_wins_within(pos, k).value
+        assert (got is not None) == want, (k, pos)
+        answers.add(want)
+    assert answers == {True, False}
