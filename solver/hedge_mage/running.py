@@ -70,6 +70,7 @@ from gnomekit.solver.hedge_mage.run_engine import Illegal as EngineIllegal
 
 Value = tuple[int, int, int, int]  # (rescued, points, -(tokens + springshrooms spent), -unit actions)
 NEG: Value = (-1, -(10**9), -(10**9), -(10**9))
+STRATEGIES = ("bfs", "best")
 
 
 @dataclass(frozen=True)
@@ -281,7 +282,7 @@ def follow_plan(pos: RunPosition, ed: HedgeMageEdition,
 def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True,
               max_states: int | None = None, bounds: bool = True,
               progress: Callable[[str], None] | None = None, inert: bool = True,
-              *, budget: Budget | None = None, meter: Meter | None = None) -> Result:
+              *, budget: Budget | None = None, meter: Meter | None = None, strategy: str = "best") -> Result:
     """The optimal plan for the round from ``pos``.
 
     Returns status OPTIMAL with a :class:`PlanValue` and the plan (merged path actions).  When
@@ -301,6 +302,9 @@ def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True
     ``inert`` False searches the whole game at once instead of the inert-gnome relaxation first
     (tests and benchmarks).
 
+    ``strategy`` (fast search): "bfs", the search as first written, or "best", the same search dropping
+    the costly tight bound once it stops pruning (:func:`_bfs`); both exact, the same optimum.
+
     The budget: ``max_states`` (states expanded), or a :class:`Budget` of states and seconds, or a
     :class:`Meter` already spending one (shared with the caller); at most one of the three.  Every
     phase of the fast search (the bounds and beam search before it, the relaxation, the frozen and
@@ -309,8 +313,10 @@ def solve_run(pos: RunPosition, ed: HedgeMageEdition, relevant_only: bool = True
     answer above, never "no".
     """
     m = run_meter(max_states, budget, meter)
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
     if relevant_only:
-        return _solve_fast(pos, ed, m, bounds, progress, inert)
+        return _solve_fast(pos, ed, m, bounds, progress, inert, strategy)
     t0 = time.perf_counter()
     s = _Search(ed, relevant_only, {}, m)
     try:
@@ -525,6 +531,7 @@ def _beam(eng: Engine, s0: State, f: Callable[[State, int], tuple[int, int, int,
 
 
 _TIGHT_CALLS = 500  # the tight bound is asked about the first this many positions only: then the cheap one alone
+_TIGHT_PROBE = 40  # strategy "best": the tight bound is dropped after this many calls in a row that pruned nothing
 _PROGRESS_EVERY = 5000  # expanded positions between two progress lines
 
 
@@ -559,8 +566,14 @@ def _value_fns(eng: Engine, ed: HedgeMageEdition, s0: State
 
 
 def _bfs(eng: Engine, ed: HedgeMageEdition, pos: RunPosition, meter: Meter, bounds: bool,
-         progress: Callable[[str], None] | None = None, label: str = "search") -> _Outcome:
+         progress: Callable[[str], None] | None = None, label: str = "search", strategy: str = "bfs") -> _Outcome:
     """The exact breadth-first search with dominance, symmetry and branch and bound over ``eng``'s game.
+
+    ``strategy`` "bfs" asks the tight bound about the first ``_TIGHT_CALLS`` positions the cheap bound
+    cannot prune; "best" also stops asking it once ``_TIGHT_PROBE`` calls in a row pruned nothing (a
+    call costs tens of milliseconds, the work of about 50 expansions; where the tight bound cannot
+    prune near the start, as with the edition's movement tokens and springshroom, it only slows the
+    search down).  Either way every prune is by an admissible bound, so the optimum is the same.
 
     Each expanded state ticks ``meter``; when its states or seconds run out the outcome is not optimal
     (the best plan so far, and the bound at the start).  The clock is also looked at before the
@@ -598,7 +611,8 @@ def _bfs(eng: Engine, ed: HedgeMageEdition, pos: RunPosition, meter: Meter, boun
 
     cheap = _CheapBound(eng, ed, pos) if bounds else None
     # the tight bound near the start only, where a prune saves the most (it is sound either way)
-    tight = {"on": bound is not None, "calls": 0}
+    tight = {"on": bound is not None, "calls": 0, "idle": 0}
+    probe = strategy == "best"
 
     def hopeless(s: State, depth: int) -> bool:
         # nothing below can beat the incumbent: its (rescued, points, -cost) bound is lower, or equal
@@ -626,7 +640,9 @@ def _bfs(eng: Engine, ed: HedgeMageEdition, pos: RunPosition, meter: Meter, boun
             else:
                 rest = 1 if s[TRANSIT] is not None else 0  # a plan never ends in transit
             out = -(depth + rest) <= best[3]
-        if use and tight["calls"] >= _TIGHT_CALLS:
+        if use:
+            tight["idle"] = 0 if out else tight["idle"] + 1
+        if use and (tight["calls"] >= _TIGHT_CALLS or (probe and tight["idle"] >= _TIGHT_PROBE)):
             tight["on"] = False
         return out
 
@@ -711,7 +727,8 @@ def _replay(eng: Engine, s0: State, units: list[Act]) -> State | None:
 
 
 def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, meter: Meter, bounds: bool,
-                progress: Callable[[str], None] | None = None, use_inert: bool = True) -> Result:
+                progress: Callable[[str], None] | None = None, use_inert: bool = True,
+                strategy: str = "bfs") -> Result:
     t0 = time.perf_counter()
 
     def can_go_on() -> bool:  # states left for one more phase, and time (the phases share the meter)
@@ -729,7 +746,7 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, meter: Meter, bounds: bo
         # 1. the relaxation without the inert gnomes: its optimum bounds every plan of the game
         rel_pos = replace(pos, gnomes=tuple(g for g in pos.gnomes if g.awake or g.kind not in inert))
         rel = _bfs(Engine(rel_pos, ed, relaxed=True), ed, rel_pos, meter, bounds, progress,
-                   "without the inert gnomes")
+                   "without the inert gnomes", strategy)
         spent = rel.expanded
         stats["relaxed"] = {"states": rel.expanded, "optimal": rel.optimal}
         stats["inert"] = len(pos.gnomes) - len(rel_pos.gnomes)
@@ -742,7 +759,8 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, meter: Meter, bounds: bo
         else:
             # 2. the game with the inert gnomes left where they stand (every plan legal by the rules)
             if can_go_on():
-                fro = _bfs(Engine(pos, ed, frozen=inert), ed, pos, meter, bounds, progress, "inert gnomes frozen")
+                fro = _bfs(Engine(pos, ed, frozen=inert), ed, pos, meter, bounds, progress, "inert gnomes frozen",
+                           strategy)
                 spent += fro.expanded
                 stats["frozen"] = {"states": fro.expanded, "optimal": fro.optimal}
                 stats["route"] = "frozen"
@@ -753,7 +771,7 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, meter: Meter, bounds: bo
             if out is None or not out.optimal:
                 # 3. the whole game (inert gnomes move too), seeded by nothing but its own beam search
                 if can_go_on():
-                    full = _bfs(eng, ed, pos, meter, bounds, progress, "whole game")
+                    full = _bfs(eng, ed, pos, meter, bounds, progress, "whole game", strategy)
                     spent += full.expanded
                     stats["route"] = "whole"
                     upper = (min(upper[0], full.bound[0]), min(upper[1], full.bound[1]))
@@ -769,7 +787,7 @@ def _solve_fast(pos: RunPosition, ed: HedgeMageEdition, meter: Meter, bounds: bo
                 out.bound = (min(upper[0], out.bound[0]), min(upper[1], out.bound[1]))
                 out.expanded = spent
     else:
-        out = _bfs(eng, ed, pos, meter, bounds, progress)
+        out = _bfs(eng, ed, pos, meter, bounds, progress, strategy=strategy)
     stats.update({"states": out.expanded, "pruned": out.pruned})
     actions = [eng.action(a) for a in out.units]
     r, p, c, _n = out.best
