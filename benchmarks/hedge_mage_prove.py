@@ -1,30 +1,38 @@
-"""Hedge Mage: how much of the audit's hardest question is proven, today's method vs the exact one (one run).
+"""Hedge Mage: how much of the audit's hardest question is proven, today's method vs a new one (one run).
 
     python -m benchmarks.hedge_mage_prove [--tiles D2,I4] [--seconds 60]
+        [--methods exact,exact-count+twins] [--parallel] [--json FILE]
 
 Blocking (``audit --parts a``): for each tile of the default edition (the
 instance list is the edition's 12 tiles, from setup), the fewest earlier
-placements after which the tile has no legal placement, answered by
-``audit_tile(..., method="cegar")`` (the first method: a CEGAR loop over
-placements) and by ``audit_tile(..., method="exact")`` (the default now:
-``solver/hedge_mage/blocking.py``), each with the same budget per tile, in this
-process.  Per tile and method: the answer (the value when proven, else
-``>= lower, <= best witness``), the witness length, the largest k proven UNSAT
-and the wall-clock seconds; then the share proven per method.  Where both
-prove a value they must agree (asserted), and every witness is replayed by
-``audit_tile`` itself.
+placements after which the tile has no legal placement, answered by each method
+with the same budget per tile.  Methods: ``audit_tile``'s own (``cegar``,
+``exact`` - the default, ``exact-count``), and ``M+twins``: method M with tiles
+that ask the same question (``audit.twins``: I3/I3m, L3/L3e, L4/L4m, T4/T4e on
+the default garden) solved once by the first of them with the budget of the
+pair, the other answered by ``audit.from_twin`` (its row shows 0 s; the total
+budget is the same).  Per tile and method: the answer (the value when proven,
+else ``>= lower, <= best witness``), the witness length, the largest k proven
+UNSAT and the wall-clock seconds; then the share proven per method.  Where two
+methods prove a value they must agree, and no lower bound may pass another
+method's witness (asserted); every witness is replayed by ``audit_tile`` itself.
 
+``--json FILE``: every answer (``TileAudit.to_json``, witnesses included) per method.
+``--parallel``: each method in its own process at the same time (both see the
+same machine load; on a 2-core machine, two methods use both cores).
 Wall-clock seconds (the budgets are wall clock): run it on an idle machine, or
-compare the two methods within one run only.
+compare the methods within one run only.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 from gnomekit.models.hedge_mage.edition import default_edition
-from gnomekit.solver.hedge_mage.audit import TileAudit, audit_tile, setup_garden
+from gnomekit.solver.hedge_mage.audit import METHODS, TileAudit, audit_tile, from_twin, setup_garden, twins
 
 
 def answer(a: TileAudit) -> str:
@@ -35,41 +43,68 @@ def answer(a: TileAudit) -> str:
     return f">={a.lower}, <={a.upper if a.upper is not None else '?'}"
 
 
-def blocking(tiles: list[str] | None, seconds: float) -> None:
-    """The blocking table: both methods on every tile asked for."""
+def run_method(method: str, names: list[str], seconds: float) -> list[tuple[TileAudit, float]]:
+    """Every tile by one method (``M`` or ``M+twins``): (audit, wall-clock seconds) per tile."""
     ed = default_edition()
     base = setup_garden(ed)
+    inner, _plus, share = method.partition("+")
+    rep = twins(base, ed) if share == "twins" else {n: n for n in names}
+    group = {r: [n for n in names if rep[n] == r] for r in rep.values()}
+    done: dict[str, TileAudit] = {}
+    out: list[tuple[TileAudit, float]] = []
+    for t in names:
+        t0 = time.monotonic()
+        if rep[t] in done:
+            a = from_twin(base, ed, t, done[rep[t]])
+        else:
+            a = audit_tile(base, ed, t, seconds * len(group[rep[t]]), method=inner)
+            done[rep[t]] = a
+        out.append((a, time.monotonic() - t0))
+    return out
+
+
+def blocking(tiles: list[str] | None, seconds: float, methods: list[str], parallel: bool,
+             out: str | None = None) -> None:
+    """The blocking table: every method on every tile asked for."""
+    ed = default_edition()
     names = tiles or list(ed.tiles)
-    methods = ("cegar", "exact")
-    proven = {m: 0 for m in methods}
-    total = {m: 0.0 for m in methods}
-    print(f"blocking: default edition, {len(names)} tiles, budget {seconds:g} s per tile and method")
-    head = f"{'tile':<5} " + "  ".join(f"{m + ' answer':>16} {'wit':>3} {'unsat@':>6} {'s':>6}" for m in methods)
+    for m in methods:
+        if m.partition("+")[0] not in METHODS or m.partition("+")[2] not in ("", "twins"):
+            raise SystemExit(f"--methods: unknown method {m!r} (choose from {', '.join(METHODS)}, each "
+                             "optionally with +twins)")
+    print(f"blocking: default edition, {len(names)} tiles, budget {seconds:g} s per tile and method"
+          + (", methods in parallel processes" if parallel else ""))
+    if parallel:
+        with ProcessPoolExecutor(len(methods)) as pool:
+            futs = [pool.submit(run_method, m, names, seconds) for m in methods]
+            results = [f.result() for f in futs]
+    else:
+        results = [run_method(m, names, seconds) for m in methods]
+    head = f"{'tile':<5} " + "  ".join(f"{m[:18] + ' answer':>25} {'wit':>3} {'unsat@':>6} {'s':>6}"
+                                      for m in methods)
     print(head)
     print("-" * len(head))
-    for t in names:
+    for row, t in enumerate(names):
         cells = []
-        got: dict[str, TileAudit] = {}
-        for m in methods:
-            t0 = time.monotonic()
-            a = audit_tile(base, ed, t, seconds, method=m)
-            dt = time.monotonic() - t0
-            got[m] = a
-            total[m] += dt
-            proven[m] += a.status == "proven"
+        got = [res[row][0] for res in results]
+        for a, dt in (res[row] for res in results):
             unsat = str(a.stats["unsat_at"]) if "unsat_at" in a.stats else f"{a.lower - 1}"
             wit = "-" if a.upper is None else str(a.upper)
-            cells.append(f"{answer(a):>16} {wit:>3} {unsat:>6} {dt:6.1f}")
-        a, b = got["cegar"], got["exact"]
-        if a.status == b.status == "proven":
-            assert (a.value, a.never) == (b.value, b.never), (t, a.to_json(), b.to_json())
-        # bounds are sound on both sides: neither's lower bound may pass the other's witness
-        for x, y in ((a, b), (b, a)):
-            assert y.upper is None or x.lower <= y.upper, (t, x.to_json(), y.to_json())
+            cells.append(f"{answer(a):>25} {wit:>3} {unsat:>6} {dt:6.1f}")
+        for x in got:
+            for y in got:
+                if x.status == y.status == "proven":
+                    assert (x.value, x.never) == (y.value, y.never), (t, x.to_json(), y.to_json())
+                assert y.upper is None or x.lower <= y.upper, (t, x.to_json(), y.to_json())
         print(f"{t:<5} " + "  ".join(cells), flush=True)
-    for m in methods:
-        print(f"{m}: proven {proven[m]}/{len(names)} ({100 * proven[m] / len(names):.0f}%), "
-              f"{total[m]:.1f} s in total")
+    for m, res in zip(methods, results, strict=True):
+        proven = sum(a.status == "proven" for a, _dt in res)
+        print(f"{m}: proven {proven}/{len(names)} ({100 * proven / len(names):.0f}%), "
+              f"{sum(dt for _a, dt in res):.1f} s in total")
+    if out:
+        with open(out, "w") as f:
+            json.dump({m: [dict(a.to_json(), wall_seconds=round(dt, 3)) for a, dt in res]
+                       for m, res in zip(methods, results, strict=True)}, f, indent=1)
     print("answer: the proven value, or >= proven lower bound, <= best witness; wit: witness length; "
           "unsat@: the largest k proven impossible (a proven value v has unsat@ v-1)")
 
@@ -78,9 +113,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--tiles", default="", help="tiles of the default edition (default: all 12)")
     ap.add_argument("--seconds", type=float, default=60.0, help="budget per tile and method (default 60)")
+    ap.add_argument("--methods", default="exact,exact-count+twins",
+                    help="comma-separated methods (default: exact,exact-count+twins)")
+    ap.add_argument("--parallel", action="store_true", help="each method in its own process, at once")
+    ap.add_argument("--json", default=None, metavar="FILE", help="write every answer with its witness")
     args = ap.parse_args(argv)
     tiles = [x for x in args.tiles.split(",") if x] or None
-    blocking(tiles, args.seconds)
+    blocking(tiles, args.seconds, [m for m in args.methods.split(",") if m], args.parallel, args.json)
     return 0
 
 

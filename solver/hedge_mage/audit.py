@@ -54,6 +54,9 @@ from gnomekit.solver.core.sat import SatModel, SatTimeout
 from pysat.card import ITotalizer
 
 SAT_SOLVER = "glucose4"  # supports interrupts (time budgets)
+#: Methods of ``audit_tile``: "exact" (``blocking.fewest_blocking``, exact ring condition),
+#: "exact-count" (the same with ``ring="count"``), "cegar" (the first method).
+METHODS = ("exact", "exact-count", "cegar")
 POLICIES = ("random", "planning")
 
 # ---------------------------------------------------------------------------------------------
@@ -523,12 +526,13 @@ def audit_tile(
     "cegar" half), the rest raising the lower bound
     k = lower, lower + 1, ...: with "exact" (the default) by ``blocking.fewest_blocking``
     (cell-set model, every placement of the tile from the start, half-turn
-    symmetry, counts per shape), with "cegar" (the first method) on small fresh
-    models.  A proven value v is proven by UNSAT at v - 1 (``stats["unsat_at"]``).
+    symmetry, counts per shape), with "exact-count" by the same with the ring
+    condition's hedge counts only (``ring="count"``), with "cegar" (the first
+    method) on small fresh models.  A proven value v is proven by UNSAT at v - 1 (``stats["unsat_at"]``).
     Every witness is replayed from setup and checked by enumeration.
     """
-    if method not in ("exact", "cegar"):
-        raise UsageError(f"unknown method {method!r}; choose from exact, cegar")
+    if method not in METHODS:
+        raise UsageError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
     if tile not in edition.tiles:
         raise UsageError(f"unknown tile {tile!r}; the edition has: {' '.join(edition.tiles)}")
     t0 = time.monotonic()
@@ -606,8 +610,8 @@ def audit_tile(
             k = res.upper - 1
     finally:
         done(first)
-    if method == "exact":
-        _exact_phase(base, edition, res, deadline, stats)
+    if method in ("exact", "exact-count"):
+        _exact_phase(base, edition, res, deadline, stats, "count" if method == "exact-count" else "labels")
     # Phase 2 of "cegar": raise the lower bound from below, a fresh small model per k.
     k = res.lower
     while (method == "cegar" and k < (res.upper if res.upper is not None else kmax + 1)
@@ -635,14 +639,15 @@ def audit_tile(
 
 
 def _exact_phase(base: Garden, edition: HedgeMageEdition, res: TileAudit, deadline: float,
-                 stats: dict[str, int]) -> None:
+                 stats: dict[str, int], ring: str = "labels") -> None:
     """Raise ``res.lower`` with the exact method until it meets the best witness (or time runs out)."""
     from gnomekit.solver.hedge_mage.blocking import fewest_blocking
 
     if res.upper is not None and res.lower >= res.upper:
         return
     ans = fewest_blocking(base, edition, res.tile, res.max_before, deadline,
-                          known=res.sequence if res.upper is not None else None, lower=res.lower)
+                          known=res.sequence if res.upper is not None else None, lower=res.lower,
+                          ring=ring)
     res.lower = max(res.lower, ans.lower)
     for key in ("sat_calls", "guesses", "path_cuts", "ground_cuts"):
         stats[f"exact_{key}"] = ans.stats.get(key, 0)
@@ -706,9 +711,56 @@ def _far_apart(g: Garden, legal: Sequence[Placement], n: int) -> list[Placement]
     return out
 
 
-def _tile_task(base: Garden, edition: HedgeMageEdition, seconds: float, tile: str) -> TileAudit:
+def twins(base: Garden, edition: HedgeMageEdition) -> dict[str, str]:
+    """Each tile's representative: the first tile (edition order) with the same placements' cells.
+
+    Blocking looks at hedge cells only, so two tiles whose placements cover the
+    same family of cell sets (I3/I3m, ...) ask the same question: blocking either
+    uses the same families of the other tiles (the twin stands in for the tile
+    asked about), so they have the same answer and a witness of one is one of the
+    other with the twin's placement laid as the tile (``from_twin``).
+    """
+    taken = fixed_cells(base) | base.hedge_cells
+    first: dict[frozenset[tuple[Cell, ...]], str] = {}
+    out: dict[str, str] = {}
+    for name, t in edition.tiles.items():
+        fam = frozenset(c.placement.cells for c in candidates(base, t)
+                        if not any(x in taken for x in c.placement.cells))
+        out[name] = first.setdefault(fam, name)
+    return out
+
+
+def from_twin(base: Garden, edition: HedgeMageEdition, tile: str, twin: TileAudit) -> TileAudit:
+    """``tile``'s answer from its twin's (``twins``): bounds kept, witness relabelled and replayed."""
+    if twins(base, edition)[tile] != twins(base, edition)[twin.tile]:
+        raise ValueError(f"{tile} and {twin.tile} are not twins")
+    seq: list[Placement] = []
+    for p in twin.sequence:
+        if p.tile == tile:  # the tile asked about stands in for its twin
+            p = next(c.placement for c in candidates(base, edition.tiles[twin.tile])
+                     if c.placement.cells == p.cells)
+        seq.append(p)
+    res = replace(twin, tile=tile, sequence=[], garden=None, stats={**twin.stats, "from_twin": 1})
+    if twin.upper is not None:
+        order = order_for_replay(base, seq)
+        if order is None:  # pragma: no cover - the twin's witness was replayed
+            raise RuntimeError(f"witness for {tile} from {twin.tile} has split ground")
+        g = replay(base, edition, order)
+        if legal_placements(g, edition.tiles[tile]).placements:  # pragma: no cover - twins block alike
+            raise RuntimeError(f"witness for {tile} from {twin.tile} leaves it a legal placement")
+        res.sequence, res.garden = order, replace(g, tile=tile, round=len(order) + 1)
+    return res
+
+
+def _tile_task(base: Garden, edition: HedgeMageEdition, seconds: float, tile: str,
+               method: str = "exact") -> TileAudit:
     """One task of ``audit_tiles`` (top level, so a worker process or Ray can run it)."""
-    return audit_tile(base, edition, tile, seconds)
+    return audit_tile(base, edition, tile, seconds, method=method)
+
+
+def _group_task(base: Garden, edition: HedgeMageEdition, method: str, job: tuple[str, float]) -> TileAudit:
+    """One task of ``audit_tiles`` with twins shared: (tile, seconds of its whole group)."""
+    return audit_tile(base, edition, job[0], job[1], method=method)
 
 
 def audit_tiles(
@@ -718,18 +770,36 @@ def audit_tiles(
     seconds_per_tile: float = 60.0,
     progress: Callable[[Progress], None] | None = None,
     backend: Backend | None = None,
+    method: str = "exact",
+    share_twins: bool = False,
 ) -> list[TileAudit]:
     """``audit_tile`` for each tile (all tiles of the edition by default), one task a tile on ``backend``.
 
     In the tiles' order.  BatchError when a task raised or the run was interrupted (its
-    ``partial``: the tiles that finished).
+    ``partial``: the tiles that finished).  ``share_twins``: tiles asking the same
+    question (``twins``) are solved once, by the first of them, with the budget of
+    them all, the others answered by ``from_twin`` (one task per group).
     """
     names = list(tiles) if tiles is not None else list(edition.tiles)
-    batch = run_batch(partial(_tile_task, base, edition, seconds_per_tile), names, backend, progress)
+    if not share_twins:
+        batch = run_batch(partial(_tile_task, base, edition, seconds_per_tile, method=method), names,
+                          backend, progress)
+        done = [a for _i, a in batch.items()]
+        if not batch.complete:
+            raise BatchError(batch, done)
+        return done
+    rep = twins(base, edition)
+    groups: dict[str, list[str]] = {}
+    for n in names:
+        groups.setdefault(rep[n], []).append(n)
+    jobs = [(g[0], seconds_per_tile * len(g)) for g in groups.values()]
+    batch = run_batch(partial(_group_task, base, edition, method), jobs, backend, progress)
     done = [a for _i, a in batch.items()]
     if not batch.complete:
         raise BatchError(batch, done)
-    return done
+    by_tile = {a.tile: a for a in done}
+    return [by_tile[n] if n in by_tile else from_twin(base, edition, n, by_tile[groups[rep[n]][0]])
+            for n in names]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -22,6 +22,12 @@ it lets the solver see, all of it sound (UNSAT stays a proof):
   path in the ring would join the pieces.  That ring condition is encoded
   exactly with a side label per ring cell (equal across adjacent ground ring
   cells, two ground neighbours of Q with different labels).
+  With ``ring="count"`` the labels are left out and only their implied part is
+  kept: a split needs a hedge cell in the ring, two when the ring minus any one
+  cell stays connected.  Weaker (a necessary condition still, so sound), and the
+  path cuts below repair what it lets through.  Measured (benchmarks/README.md):
+  fewer clauses, and with twins (``audit.twins``) "not with 4" for I3 and I3m,
+  which the labels did not reach in the same time; no more values proven.
 * **Lazily, the rest**: when a candidate garden still leaves Q legal, Q gets a
   cut (below: path cuts, or with ``exact`` the exact clause with side labels
   over the whole garden, as in the first model), so the loop ends with a garden
@@ -42,8 +48,9 @@ it lets the solver see, all of it sound (UNSAT stays a proof):
 * **Path cuts** instead of the exact cut (``exact`` False, the default): a
   legal Q of a candidate garden gets "Q is covered, in a 2x2 window, or a cell
   of this ground tree becomes hedge", the tree joining the ground next to Q in
-  that garden (short clauses, which the solver uses far better than side labels
-  over the whole garden; finitely many trees, so the loop still ends exact).
+  that garden, "or a cell next to Q that is hedge now becomes ground" (short
+  clauses, which the solver uses far better than side labels over the whole
+  garden; finitely many trees, so the loop still ends exact).
 
 Ground connectivity of the candidate garden itself is by lazy cuts (as in
 ``audit._Packing``).
@@ -113,8 +120,11 @@ class _BlockModel:
     """The SAT model of "at most k placements of the other tiles leave ``tile`` none" (see module doc)."""
 
     def __init__(self, base: Garden, edition: HedgeMageEdition, tile: str, kmax: int,
-                 symmetry: bool = True, solver: str = SOLVER, radius: int = 1) -> None:
-        self.radius = radius
+                 symmetry: bool = True, solver: str = SOLVER, radius: int = 1,
+                 ring: str = "labels") -> None:
+        if ring not in ("labels", "count"):
+            raise ValueError(f"ring must be labels or count, not {ring!r}")
+        self.radius, self.ring = radius, ring
         self.base, self.edition, self.tile = base, edition, tile
         self.rows, self.cols = base.rows, base.cols
         self.old = base.hedge_cells
@@ -254,9 +264,10 @@ class _BlockModel:
         if len(near) < 2:
             return False
         d = self.sat.fresh()
-        s = self._labels(ring)
-        self._some_ground(d, near, s, True)
-        self._some_ground(d, near, s, False)
+        if self.ring == "labels":
+            s = self._labels(ring)
+            self._some_ground(d, near, s, True)
+            self._some_ground(d, near, s, False)
         # implied, for short refutations: a split needs a hedge cell in the ring, and two when
         # the ring minus any one cell stays connected (a ring that closes around q)
         hs = [self.hedge(c) for c in ring]
@@ -287,50 +298,24 @@ class _BlockModel:
         self.sat.add(self.cover[q] + [d])
 
     def add_path_cut(self, q: CellSet, hedge: set[Cell]) -> None:
-        """Add "q is covered, in a 2x2 window, or a cell of this ground tree becomes hedge".
+        """Add "q is covered, in a 2x2 window, a cell of this ground tree becomes hedge, or a hedge
+        cell next to q becomes ground".
 
         The tree joins every ground cell next to q through the present ground minus q
-        (q is legal here); while all its cells stay ground q cannot cut the ground.
-        Cells that can never be hedge cost nothing, so the clause is short.
+        (q is legal here).  While all its cells stay ground and the cells next to q
+        that are hedge now stay hedge, q cannot cut the ground: a piece cut off would
+        touch q at a ground cell next to it, which is on the tree.  (Without the last
+        part the cut is unsound: a hedge next to q may become ground in another
+        garden and be the piece cut off; the brute-force tests found it.)  Cells that
+        can never be hedge cost nothing, so the clause is short.
         """
         self.stats["path_cuts"] += 1
+        tree = _ground_tree(q, hedge, self.rows, self.cols, set(self.h))
         qs = set(q)
-        rows, cols = self.rows, self.cols
-        ground = {c for c in all_cells(rows, cols) if c not in hedge and c not in qs}
-        near = sorted({n for c in q for n in orthogonal_neighbours(c, rows, cols) if n in ground})
-        tree = {near[0]} if near else set()
-        todo = set(near[1:])
-        while todo:
-            # 0-1 BFS from the tree; the first unjoined near cell reached is joined by its path
-            best = {c: 0 for c in tree}
-            prev: dict[Cell, Cell] = {}
-            queue = deque(sorted(tree))
-            hit = None
-            while queue:
-                c = queue.popleft()
-                if c in todo:
-                    hit = c
-                    break
-                for n in orthogonal_neighbours(c, rows, cols):
-                    if n not in ground:
-                        continue
-                    w = 0 if self.h.get(n) is None else 1
-                    nd = best[c] + w
-                    if nd < best.get(n, 1 << 30):
-                        best[n] = nd
-                        prev[n] = c
-                        if w == 0:
-                            queue.appendleft(n)
-                        else:
-                            queue.append(n)
-            if hit is None:  # pragma: no cover - q is legal, so the near cells are joined
-                raise RuntimeError("path cut: the ground next to the placement is not connected")
-            c = hit
-            while c not in tree:
-                tree.add(c)
-                todo.discard(c)
-                c = prev[c]
-        self.sat.add(self.cover[q] + [self.h[c] for c in sorted(tree) if c in self.h])
+        near_hedge = sorted({n for c in q for n in orthogonal_neighbours(c, self.rows, self.cols)
+                             if n in hedge and n not in qs})
+        self.sat.add(self.cover[q] + [self.h[c] for c in sorted(tree) if c in self.h]
+                     + [self.not_hedge(c) for c in near_hedge])
 
     # -- symmetry ----------------------------------------------------------------------------------
     def _symmetric(self) -> bool:
@@ -427,6 +412,50 @@ class _BlockModel:
         self.sat.close()
 
 
+def _ground_tree(q: CellSet, hedge: set[Cell], rows: int, cols: int, live: set[Cell]) -> set[Cell]:
+    """A tree of ground cells (the ground minus q) joining every ground cell next to q.
+
+    Built by 0-1 BFS: cells outside ``live`` (never hedge) cost nothing, so the
+    tree uses as few cells that could become hedge as the search finds.
+    """
+    qs = set(q)
+    ground = {c for c in all_cells(rows, cols) if c not in hedge and c not in qs}
+    near = sorted({n for c in q for n in orthogonal_neighbours(c, rows, cols) if n in ground})
+    tree = {near[0]} if near else set()
+    todo = set(near[1:])
+    while todo:
+        # 0-1 BFS from the tree; the first unjoined near cell reached is joined by its path
+        best = {c: 0 for c in tree}
+        prev: dict[Cell, Cell] = {}
+        queue = deque(sorted(tree))
+        hit = None
+        while queue:
+            c = queue.popleft()
+            if c in todo:
+                hit = c
+                break
+            for n in orthogonal_neighbours(c, rows, cols):
+                if n not in ground:
+                    continue
+                w = 1 if n in live else 0
+                nd = best[c] + w
+                if nd < best.get(n, 1 << 30):
+                    best[n] = nd
+                    prev[n] = c
+                    if w == 0:
+                        queue.appendleft(n)
+                    else:
+                        queue.append(n)
+        if hit is None:  # pragma: no cover - q is legal, so the near cells are joined
+            raise RuntimeError("path cut: the ground next to the placement is not connected")
+        c = hit
+        while c not in tree:
+            tree.add(c)
+            todo.discard(c)
+            c = prev[c]
+    return tree
+
+
 def _connected(cells: Sequence[Cell]) -> bool:
     """Are the cells one orthogonally connected set (empty counts as connected)?"""
     todo = set(cells)
@@ -459,7 +488,7 @@ def _windows_through(c: Cell, rows: int, cols: int) -> list[tuple[Cell, ...]]:
 def fewest_blocking(base: Garden, edition: HedgeMageEdition, tile: str, kmax: int, deadline: float,
                     known: Sequence[Placement] | None = None, lower: int = 1,
                     symmetry: bool = True, solver: str = SOLVER, radius: int = 1,
-                    exact: bool = False, split: bool = True) -> BlockingAnswer:
+                    exact: bool = False, split: bool = True, ring: str = "labels") -> BlockingAnswer:
     """The fewest placements of other distinct tiles (at most ``kmax``) leaving ``tile`` no legal placement.
 
     ``base`` must have ``tile`` legal somewhere (so the value is at least 1) and
@@ -469,14 +498,16 @@ def fewest_blocking(base: Garden, edition: HedgeMageEdition, tile: str, kmax: in
     far.  "proven" with ``upper`` None means no garden of at most ``kmax``
     placements blocks the tile (``lower == kmax + 1``).  ``symmetry``, ``split``,
     ``exact`` and ``radius`` (of the local ring condition) switch the model's
-    parts (module doc); the answers do not depend on them, only the time.
+    parts (module doc), as does ``ring`` ("labels": the exact ring condition;
+    "count": only its hedge counts); the answers do not depend on them, only the time.
     """
     t0 = time.monotonic()
     tobj = edition.tiles[tile]
     ans = BlockingAnswer(tile, "unknown", lower, None)
     if known is not None:
         ans.upper, ans.placements = len(known), list(known)
-    model = _BlockModel(base, edition, tile, kmax, symmetry=symmetry, solver=solver, radius=radius)
+    model = _BlockModel(base, edition, tile, kmax, symmetry=symmetry, solver=solver, radius=radius,
+                        ring=ring)
     try:
         k = ans.lower
         top = kmax if ans.upper is None else ans.upper - 1

@@ -11,11 +11,14 @@ from gnomekit.models.hedge_mage.edition import HedgeMageEdition, default_edition
 from gnomekit.models.hedge_mage.placement import legal_placements
 from gnomekit.solver.hedge_mage.audit import (
     audit_tile,
+    audit_tiles,
     brute_force_fewest,
+    from_twin,
     max_before,
     order_for_replay,
     replay,
     setup_garden,
+    twins,
 )
 from gnomekit.solver.hedge_mage.blocking import _BlockModel, _splits, fewest_blocking
 
@@ -68,7 +71,9 @@ def test_exact_matches_brute_force(seed: int) -> None:
     ed = edition_of(seed)
     base = setup_garden(ed)
     for tile in ed.tiles:
-        assert exact(ed, tile) == brute_force_fewest(base, ed, tile, max_before(ed)), (seed, tile)
+        bf = brute_force_fewest(base, ed, tile, max_before(ed))
+        assert exact(ed, tile) == bf, (seed, tile)
+        assert exact(ed, tile, ring="count") == bf, (seed, tile)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -80,6 +85,8 @@ def test_symmetry_and_counts_do_not_change_answers(seed: int) -> None:
         assert exact(ed, tile) == bf
         assert exact(ed, tile, symmetry=False, split=False) == bf
         assert exact(ed, tile, exact=True) == bf
+        assert exact(ed, tile, ring="count", exact=True) == bf
+        assert exact(ed, tile, ring="count", symmetry=False, split=False) == bf
 
 
 def test_symmetry_is_detected_only_for_symmetric_pieces() -> None:
@@ -118,6 +125,40 @@ def test_audit_tile_exact_and_cegar_agree() -> None:
         if a.value:
             assert a.stats["unsat_at"] == a.value - 1
             check_witness(base, ed, tile, a.sequence, a.garden)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_twins_share_answers_with_replayed_witnesses(seed: int) -> None:
+    # I3 and I3m cover the same cells: the same question, the answer of one serves the other
+    rng = random.Random(300 + seed)
+    names = ["I3", "I3m"] + rng.sample(["D2", "L3", "L3e", "T4", "S4"], 2)
+    rows, cols = rng.randint(5, 6), rng.randint(5, 6)
+    cells = [[r, c] for r in range(rows) for c in range(cols)]
+    pieces = rng.sample(cells, 2 + rng.randint(0, 3))
+    ed = tiny(rows, cols, pieces[:2], pieces[2:], {n: MORE[n] for n in names})
+    base = setup_garden(ed)
+    rep = twins(base, ed)
+    assert rep["I3m"] == rep["I3"] == "I3"
+    for n in names[2:]:
+        assert rep[n] == ("L3" if n == "L3e" and "L3" in names else n)
+    a = audit_tile(base, ed, "I3", 30, method="exact-count")
+    b = from_twin(base, ed, "I3m", a)
+    bf = brute_force_fewest(base, ed, "I3m", max_before(ed))
+    assert a.status == b.status == "proven" and b.value == bf and b.never == (bf is None)
+    if b.value:
+        check_witness(base, ed, "I3m", b.sequence, b.garden)
+    shared = audit_tiles(base, ed, None, 15, share_twins=True)
+    assert [x.tile for x in shared] == names
+    assert [x.value for x in shared] == [brute_force_fewest(base, ed, n, max_before(ed)) for n in names]
+    assert shared[1].stats.get("from_twin") == 1
+
+
+def test_twins_on_the_default_garden() -> None:
+    ed = default_edition()
+    rep = twins(setup_garden(ed), ed)
+    assert {n: r for n, r in rep.items() if n != r} == {"I3m": "I3", "L3e": "L3", "L4m": "L4", "T4e": "T4"}
+    with pytest.raises(ValueError):
+        from_twin(setup_garden(ed), ed, "D2", audit_tile(setup_garden(ed), ed, "N5", 0.5))
 
 
 def test_cut_short_answers_unknown_with_sound_bounds() -> None:
