@@ -39,7 +39,7 @@ from gnomekit.models.gnomes_at_midnight.edition import MidnightEdition
 from gnomekit.models.gnomes_at_midnight.position import NO_CARD, Position, dance_placements
 from gnomekit.models.gnomes_at_midnight.setup import edition_board
 from gnomekit.solver.core.batch import Backend
-from gnomekit.solver.gnomes_at_midnight.tablebase_lean import EDGE_CHUNK, Moves, build_values
+from gnomekit.solver.gnomes_at_midnight.tablebase_lean import EDGE_CHUNK, Moves, build_values, placement_array
 
 Progress = Callable[[str, float], None] | None
 WIN_MAX = 127
@@ -160,19 +160,7 @@ class Tablebase(_Indexed):
 
 def _configs(n: int, g: int) -> tuple[np.ndarray, np.ndarray]:
     """All configurations: (sorted keys, states (C, n) uint8); state 1/2 green count, 3/4 blue count + 2."""
-    placements: list[tuple[int, ...]] = []
-
-    def rec(i: int, left: int, cur: list[int]) -> None:
-        if i == n:
-            placements.append(tuple(cur))
-            return
-        for k in range(min(2, left) + 1):
-            cur.append(k)
-            rec(i + 1, left - k, cur)
-            cur.pop()
-
-    rec(0, g, [])
-    P = np.array(placements, dtype=np.int64)  # (Pn, n) counts
+    P = placement_array(n, g).astype(np.int64)  # (Pn, n) counts, the order the lean index uses too
     masks = ((P > 0).astype(np.int64) * (1 << np.arange(n, dtype=np.int64))).sum(axis=1)
     pow5 = 5 ** np.arange(n, dtype=np.int64)
     gkey = (P * pow5).sum(axis=1)

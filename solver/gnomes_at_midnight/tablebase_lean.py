@@ -35,7 +35,7 @@ from gnomekit.models.gnomes_at_midnight.position import dance_placements
 EDGE_CHUNK = 1 << 15  # frontier configurations whose moves are generated at a time (bounds the temporaries)
 
 
-def _placements(n: int, g: int) -> np.ndarray:
+def placement_array(n: int, g: int) -> np.ndarray:
     """Every placement of one side (counts 0..2 a square, at most ``g`` gnomes), in the reference order."""
     out: list[tuple[int, ...]] = []
 
@@ -56,7 +56,7 @@ class _Index:
     """Placements, configurations (in sorted-key order) and the perfect (green, blue) -> config index."""
 
     def __init__(self, n: int, g: int) -> None:
-        P = _placements(n, g)
+        P = placement_array(n, g)
         self.P = P
         self.n = n
         self.on = P.sum(axis=1).astype(np.int64)
