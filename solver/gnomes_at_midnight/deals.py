@@ -34,7 +34,7 @@ from gnomekit.models.gnomes_at_midnight.setup import new_position
 from gnomekit.solver.core.batch import Backend, BatchError, Progress, run_batch
 from gnomekit.solver.core.budget import Budget, BudgetExhausted
 from gnomekit.solver.gnomes_at_midnight.fast import FastEngine, FastSearcher
-from gnomekit.solver.gnomes_at_midnight.jit import JitSearcher, engine_name, searcher
+from gnomekit.solver.gnomes_at_midnight.jit import TABLE_BYTES, JitSearcher, engine_name, searcher
 
 Prefix = tuple[int, ...]
 
@@ -310,6 +310,8 @@ def hidden_bound(edition: MidnightEdition, dance: str, start: DealsRow, max_turn
                     pos = deal_position(base, *pair)
                     e = FastEngine(pos)
                     searchers[pair] = (searcher(e, meter=meter), e.state(pos))
+                    if isinstance(searchers[pair][0], JitSearcher):  # up to ``keep`` tables live at once
+                        searchers[pair][0].max_table_bytes = TABLE_BYTES // max(1, keep)
                     out.engine = engine_name(searchers[pair][0])
                 sr, st = searchers[pair]
                 before = sr.nodes
@@ -331,6 +333,8 @@ def hidden_bound(edition: MidnightEdition, dance: str, start: DealsRow, max_turn
             # next depth: the deals that held (cheapest first), then those not reached at this depth
             # (no win within n + 1 certifies n + 1 whatever n showed); deals that won are dropped
             pairs = sorted(held, key=lambda p: cost[p]) + [p for p in pairs if p not in tested]
+            for gone in [p for p in searchers if p not in held]:  # a deal that won: free its table
+                del searchers[gone]
     except BudgetExhausted as exc:
         out.exhausted = exc.what
     out.seconds = time.monotonic() - t0
