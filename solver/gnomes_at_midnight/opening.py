@@ -143,7 +143,9 @@ def _certify(edition: MidnightEdition, name: str, pos: Position, max_turns: int,
     if row.no_win_within >= max_turns:
         row.status, row.exhausted = "no-win", None
     elif hb.exhausted is not None:
-        row.exhausted = f"{row_seconds:g} s" if row_seconds is not None else hb.exhausted
+        # the row's time when the clock stopped it; else what did (a node budget, the table cap)
+        timed = row_seconds is not None and hb.exhausted.endswith(" s")
+        row.exhausted = f"{row_seconds:g} s" if timed else hb.exhausted
 
 
 START_DEPTH = 4  # the certificate's candidate deals: those without a win within 4 (top 3 cards fixed)
