@@ -21,6 +21,9 @@ every step is in docs/rules/hedge-mage-running.md ("Solving", "The bound"); in s
   wakes at all (setup gardens: the bound is 0/+0 at the root).
 * *Rescues.*  A gnome's own paid units to a tunnel add up over distinct gnomes (one unit
   moves one gnome), so k rescues need the k cheapest of them within all the budgets.
+* *Carrying.*  Only one gnome of each kind walks in a round, so the units of all but one rescued
+  gnome per kind are mage units: k rescues also need :func:`carry_need` within the mages'
+  budgets alone (argument in its docstring).
 """
 
 from __future__ import annotations
@@ -48,12 +51,16 @@ from gnomekit.solver.hedge_mage.run_engine import (
 )
 
 INF = 10**6
+Level = tuple[list[int], dict[str, int], int, list[tuple[str, int, int]]]
 
 
 class RunBound:
     """An admissible upper bound on (rescued, points) and a lower bound on the plan length to a target."""
 
-    def __init__(self, eng: Engine, ed: HedgeMageEdition, pos: RunPosition) -> None:
+    def __init__(self, eng: Engine, ed: HedgeMageEdition, pos: RunPosition, carry: bool = False) -> None:
+        """``carry``: also apply :func:`carry_need` (tighter, same cost; off by default so that the search
+        expands exactly the states it did before, which tests pin)."""
+        self.carry = carry
         self.eng = eng
         self.rules = ed.running
         self.n_mages = len(pos.mages)
@@ -282,6 +289,14 @@ class RunBound:
             hit = self._memo[s] = self._value(s)
         return hit
 
+    def value_carry(self, s: State) -> tuple[int, int]:
+        """:meth:`value` with :func:`carry_need` applied (not memoised): for the bound a result reports."""
+        was, self.carry = self.carry, True
+        try:
+            return self._value(s)
+        finally:
+            self.carry = was
+
     def own_costs(self, s: State) -> list[int]:
         """Sorted lower bounds on the paid units of each gnome's rescue from ``s`` (one per rescuable gnome).
 
@@ -299,9 +314,9 @@ class RunBound:
         sh = self._bonus_prefix(s, "springshroom")
         gnomes = s[GNOMES]
         best_k = 0
-        levels: dict[tuple[int, int], tuple[list[int], dict[str, int], int]] = {}
+        levels: dict[tuple[int, int], Level] = {}
 
-        def level(j: int) -> tuple[list[int], dict[str, int], int]:
+        def level(j: int) -> Level:
             j = min(j, len(mv) - 1)
             key = (mv[j], sh[j])
             if key not in levels:
@@ -312,11 +327,13 @@ class RunBound:
         # (k rescues possible => k - 1 are: the first failure ends the search)
         for k in range(1, len(gnomes) + 1):
             own = level(k - 1)[0]
-            if len(own) >= k and sum(sorted(own)[:k]) <= self._pool(s, mv[min(k - 1, len(mv) - 1)]):
+            extra = mv[min(k - 1, len(mv) - 1)]
+            if len(own) >= k and sum(sorted(own)[:k]) <= self._pool(s, extra) \
+                    and (not self.carry or self._carry_ok(level(k - 1)[3], k, sum(self._budgets(s, extra)[0]))):
                 best_k = k
             else:
                 break
-        _own, kinds_ok, wakes = level(best_k)
+        _own, kinds_ok, wakes, _tagged = level(best_k)
         pts = 0
         for ki, kind in enumerate(eng.kinds):
             n = rescued[ki]
@@ -357,8 +374,9 @@ class RunBound:
             return 0  # another gnome of its kind is the mover
         return kinds[gn[1]]
 
-    def _level(self, s: State, extra_tokens: int, extra_shrooms: int) -> tuple[list[int], dict[str, int], int]:
-        """At one level of resources: each rescuable gnome's own units, rescuable per kind, wakeable sleepers."""
+    def _level(self, s: State, extra_tokens: int, extra_shrooms: int) -> Level:
+        """At one level of resources: each rescuable gnome's own units, rescuable per kind, wakeable sleepers,
+        and (kind, own units, most units its own walking can pay) of each rescuable gnome."""
         eng = self.eng
         gnomes, mcells = s[GNOMES], s[MAGES]
         shrooms = len(s[SHROOMS]) + s[STOK] + extra_shrooms
@@ -366,6 +384,7 @@ class RunBound:
         mage_total = sum(mages)
         dt = self.dt
         own: list[int] = []
+        tagged: list[tuple[str, int, int]] = []
         kinds_ok: dict[str, int] = {}
         sleeping = [i for i, g in enumerate(gnomes) if not g[2] and g[1] in eng.raw_conds]
         # each mage's walk to touch each sleeping gnome (0: it carries it)
@@ -402,6 +421,7 @@ class RunBound:
                 rescue_cost = self._wake(s, i, shrooms, mages, kinds, app, touch, fm)[1]
                 if rescue_cost < INF:
                     own.append(max(rescue_cost, max(0, dt[g[0]] - shrooms)))
+                    tagged.append((g[1], own[-1], self._own_budget(s, i, kinds)))
                     kinds_ok[g[1]] = kinds_ok.get(g[1], 0) + 1
                 continue
             if not g[2]:
@@ -416,8 +436,14 @@ class RunBound:
                 ok = max(post, need) <= ob + mage_total
             if ok:
                 own.append(post)
+                tagged.append((g[1], post, ob))
                 kinds_ok[g[1]] = kinds_ok.get(g[1], 0) + 1
-        return own, kinds_ok, wakes
+        return own, kinds_ok, wakes, tagged
+
+    @staticmethod
+    def _carry_ok(tagged: list[tuple[str, int, int]], k: int, mage_total: int) -> bool:
+        """Whether some ``k`` of the rescuable gnomes fit the mages' carrying (see :func:`carry_need`)."""
+        return carry_need(tagged, k) <= mage_total
 
     def _span(self, a: int, b: int, c: int) -> int:
         cols = self.eng.cols
@@ -465,6 +491,50 @@ class RunBound:
         if not fits.any():
             return True, INF
         return True, int((pre + post)[fits].min())
+
+
+def carry_need(tagged: list[tuple[str, int, int]], k: int) -> int:
+    """The least mage units any ``k`` rescues need: ``tagged`` holds (kind, own units, walk budget) per gnome.
+
+    Soundness.  Let ``u_g`` (the gnome's own units in ``tagged``) be a lower bound on the paid units
+    that move gnome g on its way to a tunnel (as in the pooled bound: bounces excluded).  A paid
+    unit moves g either as g's own step (paid by its kind's mover allowance) or as a unit of the
+    mage carrying it (a step, an adjacent pick-up or drop): a mage carries one gnome at a time, so
+    each mage unit moves at most one gnome.  With ``w_g`` g's own steps and ``c_g`` the mage units
+    that move g, ``u_g <= w_g + c_g``, hence ``u_g - min(u_g, w_g) <= c_g``.  Only one gnome of each
+    kind may walk in a round (the rules' "one Awake Gnome of each color"; the engine's mover), and
+    its steps are at most its walk budget ``b_g`` (0 when another gnome of its kind is the mover or
+    its kind is gone), so over a set S of rescued gnomes
+    ``sum(u_g) - sum over kinds of max_{g in S of that kind} min(u_g, b_g) <= sum(c_g) <= the mages'
+    units``.  This function is the least left side over all sets of ``k`` gnomes (INF when fewer
+    than ``k``), so a plan rescuing ``k`` needs at least that many mage units.  It is never larger
+    than the pooled bound's test: that one also lets every kind's allowance pay for every gnome.
+    """
+    if k <= 0:
+        return 0
+    if len(tagged) < k:
+        return INF
+    by_kind: dict[str, list[tuple[int, int]]] = {}
+    for kind, u, b in tagged:
+        by_kind.setdefault(kind, []).append((u, b))
+    total = [0]  # total[j]: least need of j gnomes from the kinds so far
+    for items in by_kind.values():
+        items.sort()
+        costs = [u for u, _b in items]
+        per = [0] + [INF] * len(items)  # per[j]: least need of j gnomes of this kind, one of them the walker
+        for w, (u, b) in enumerate(items):
+            rest = costs[:w] + costs[w + 1:]
+            acc = u - min(u, b)
+            per[1] = min(per[1], acc)
+            for j in range(1, len(items)):
+                acc += rest[j - 1]
+                per[j + 1] = min(per[j + 1], acc)
+        merged = [INF] * (len(total) + len(items))
+        for a, ta in enumerate(total):
+            for j, pj in enumerate(per):
+                merged[a + j] = min(merged[a + j], ta + pj)
+        total = merged
+    return total[k] if k < len(total) else INF
 
 
 def _sum_smallest(arrs: list[np.ndarray], k: int, n: int) -> np.ndarray:

@@ -650,7 +650,8 @@ def _bfs(eng: Engine, ed: HedgeMageEdition, pos: RunPosition, meter: Meter, boun
         # the budget ran out: the best plan so far, and the bound at the start
         units = best_units if best_units is not None else _units_to(nodes, best_id)
         origin = "search" if best_units is None else ("first plan" if best_units else "standing still")
-        ub_r, ub_p = (bound or RunBound(eng, ed, pos)).value(s0)
+        top = bound or RunBound(eng, ed, pos)
+        ub_r, ub_p = top.value_carry(s0)  # the tightest bound, once
         ub_c = (cheap or _CheapBound(eng, ed, pos)).value(s0)
         return _Outcome(False, best, units, origin, expanded, pruned, (min(ub_r, ub_c[0]), min(ub_p, ub_c[1])))
 
