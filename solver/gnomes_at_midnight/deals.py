@@ -309,9 +309,10 @@ def hidden_bound(edition: MidnightEdition, dance: str, start: DealsRow, max_turn
                 if pair not in searchers:
                     pos = deal_position(base, *pair)
                     e = FastEngine(pos)
-                    searchers[pair] = (searcher(e, meter=meter), e.state(pos))
-                    if isinstance(searchers[pair][0], JitSearcher):  # up to ``keep`` tables live at once
-                        searchers[pair][0].max_table_bytes = TABLE_BYTES // max(1, keep)
+                    made = searcher(e, meter=meter)
+                    if isinstance(made, JitSearcher):  # up to ``keep`` tables live at once
+                        made.max_table_bytes = TABLE_BYTES // max(1, keep)
+                    searchers[pair] = (made, e.state(pos))
                     out.engine = engine_name(searchers[pair][0])
                 sr, st = searchers[pair]
                 before = sr.nodes
