@@ -31,7 +31,7 @@ def add_opening_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--opening-dance", action="append", metavar="C1,C2",
                    help="only these dance cards (comma-separated or repeated; default every card of the edition)")
     p.add_argument("--opening-time-limit", type=float, default=8.0, metavar="S",
-                   help="seconds per row (default 8: the 20 rows of the default edition in under 3 minutes)")
+                   help="seconds per row (default 8: the 18 rows of the default edition in under 3 minutes)")
     p.add_argument("--opening-max-nodes", type=int, metavar="N", help="search nodes per row (default no limit)")
     p.add_argument("--opening-method", choices=list(METHODS), default="ab",
                    help="ab: the fast alpha-beta, compiled when numba is installed (default); jit: compiled only; "
