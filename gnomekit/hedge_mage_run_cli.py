@@ -19,8 +19,9 @@ from gnomekit.models.hedge_mage.game import RunningPosition
 from gnomekit.models.hedge_mage.running import Event, PlanReport, RunPosition, execute_plan, running_score
 from gnomekit.models.hedge_mage.running_notation import action_to_text, parse_plan, run_to_json, run_to_text
 
-# seconds to about a minute on a default 10x10 position (measured on the loaded 2-core machine,
-# docs/rules/hedge-mage-running.md "Solving"); beyond it the answer is the best plan found so far
+# seconds on setup gardens, 2-3 minutes on mid-game ones with the edition's tokens (about 1,000 states a
+# second there; measured on the loaded 2-core machine, docs/rules/hedge-mage-running.md "Solving");
+# beyond it the answer is the best plan found so far
 DEFAULT_MAX_STATES = 150_000
 
 
@@ -212,7 +213,8 @@ def solve_options(p: argparse.ArgumentParser) -> None:
                    help="run: the optimal maze-running plan of a running position (default for one)")
     p.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
                    help="running: stop after N states with the best plan found so far, not proven optimal "
-                   f"(status unknown, exit 1; default {DEFAULT_MAX_STATES}: seconds to about a minute)")
+                   f"(status unknown, exit 1; default {DEFAULT_MAX_STATES}: seconds on setup gardens, 2-3 minutes "
+                   "on mid-game ones with tokens)")
     p.add_argument("--run-method", choices=["search", "encoding"], default="search",
                    help="running: search (default) or encoding (z3 planning encoding, small positions; "
                    "--time-limit applies)")
