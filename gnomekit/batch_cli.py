@@ -59,6 +59,20 @@ def batch_answer(data: dict[str, Any], text: str, stop: BatchError | None) -> An
     return Answer(data, text + "\n" + stop.batch.summary(), 130 if stop.interrupted else NO)
 
 
+def audit_answer(run: Callable[[argparse.Namespace, str], tuple[dict[str, Any], str, BatchError | None]],
+                 args: argparse.Namespace,
+                 write_witnesses: Callable[[dict[str, Any], str], str] | None = None) -> Answer:
+    """A simulated audit's answer: ``run`` on ``--compare``'s two editions (what differs), or on
+    ``--edition`` with its witnesses written to ``--witness-dir`` by ``write_witnesses``."""
+    if args.compare:
+        data, out, stop = compare_runs(run, args)
+    else:
+        data, out, stop = run(args, args.edition)
+        if write_witnesses is not None and args.witness_dir:
+            out += "\n" + write_witnesses(data["witnesses"], args.witness_dir)
+    return batch_answer(data, out, stop)
+
+
 def compare_runs(run: Callable[[argparse.Namespace, str], tuple[dict[str, Any], str, BatchError | None]],
                  args: argparse.Namespace) -> tuple[dict[str, Any], str, BatchError | None]:
     """``--compare A B`` for an audit ``run(args, edition) -> (data, text, stop)``: both runs (the second

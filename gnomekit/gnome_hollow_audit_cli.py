@@ -12,10 +12,9 @@ from gnomekit import api
 from gnomekit.batch_cli import (
     add_batch_options,
     add_compare_option,
+    audit_answer,
     backend_of,
     bar,
-    batch_answer,
-    compare_runs,
 )
 from gnomekit.common import Answer, add_common, budget
 from gnomekit.models.core.errors import UsageError
@@ -102,13 +101,7 @@ def _run(args: argparse.Namespace, edition: str | None) -> tuple[dict[str, Any],
 
 def cmd_audit(args: argparse.Namespace) -> Answer:
     """``audit``: the simulated audit, or with ``--compare`` the same audit on two editions."""
-    if args.compare:
-        data, out, stop = compare_runs(_run, args)
-    else:
-        data, out, stop = _run(args, args.edition)
-        if args.witness_dir:
-            out += "\n" + write_witnesses(data["witnesses"], args.witness_dir)
-    return batch_answer(data, out, stop)
+    return audit_answer(_run, args, write_witnesses)
 
 
 def write_witnesses(found: dict[str, Any], folder: str) -> str:

@@ -13,10 +13,9 @@ from gnomekit import api
 from gnomekit.batch_cli import (
     add_batch_options,
     add_compare_option,
+    audit_answer,
     backend_of,
     bar,
-    batch_answer,
-    compare_runs,
 )
 from gnomekit.common import NO, OK, Answer, add_common, budget
 from gnomekit.gnomes_at_midnight_opening_cli import add_opening_options, run_opening
@@ -486,13 +485,7 @@ def cmd_audit(args: argparse.Namespace) -> Answer:
         assert isinstance(game, MidnightGame)
         ed = game.edition.with_options(True) if args.moon_restricts_adding else game.edition
         return run_opening(args, ed)
-    if args.compare:
-        data, out, stop = compare_runs(_audit_run, args)
-    else:
-        data, out, stop = _audit_run(args, args.edition)
-        if args.witness_dir:
-            out += "\n" + _write_witnesses(data["witnesses"], args.witness_dir)
-    return batch_answer(data, out, stop)
+    return audit_answer(_audit_run, args, _write_witnesses)
 
 
 def cmd_proof(args: argparse.Namespace) -> Answer:

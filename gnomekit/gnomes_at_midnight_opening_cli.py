@@ -143,7 +143,8 @@ def _run_deals(args: argparse.Namespace, ed: MidnightEdition, dances: list[str] 
     lines.append(_engine_line({engine()}))
     answer = batch_answer(data, "\n".join(lines), stop)
     if stop is None and any(r.unknown_orders for r in rows):
-        answer.text += "\n\nunknown deals ran out of budget: raise --opening-time-limit (seconds per deal)"
+        answer.text += ("\n\nunknown deals ran out of budget: raise --opening-time-limit or --opening-max-nodes "
+                        "(both per deal)")
         answer.status = NO
     return answer
 
