@@ -100,9 +100,6 @@ def run_opening(args: argparse.Namespace, edition: MidnightEdition | None = None
     if not settled:
         lines.append("")
         lines.append("unknown rows ran out of budget: raise --opening-time-limit to go deeper")
-        if any(r.exhausted and "table" in r.exhausted for r in rows):
-            lines.append("(rows stopped by the table cap ran out of memory, not time: the compiled search's "
-                         "tables are capped at 4 GiB a row)")
     return Answer(data, "\n".join(lines), OK if settled else NO)
 
 

@@ -38,7 +38,7 @@ from gnomekit.solver.core.budget import BudgetExhausted, Meter
 from gnomekit.solver.gnomes_at_midnight.fast import FastEngine, FastSearcher, FState
 
 MAX_SQUARES = 62  # masks are int64 (no sign bit used)
-TABLE_BYTES = 4 << 30  # the table may grow to this, then the answer is unknown (about 80-160 bytes an entry)
+TABLE_BYTES = 4 << 30  # the table doubles while it stays within this, then replaces entries (or stops)
 SLICE = 1 << 14  # nodes between returns to Python (clock checks, table growth): 10-30 ms
 _kernel_module: Any = None
 _tried = False
@@ -103,15 +103,20 @@ class JitSearcher:
     Same interface for what the callers use: ``win``, ``loses``, ``shortest``, ``nodes``, ``meter``
     (a shared budget: its count goes up by the nodes visited; :class:`BudgetExhausted` when it runs
     out, as ``Meter.tick`` raises), and ``tt_entries`` (``len(win_tt) + len(lose_tt)``).  One more
-    budget FastSearcher does not have: the table stops at ``max_table_bytes`` (default 4 GiB, about
-    13-26 million entries on the default board at 40 bytes a slot, half full at most), and a search
-    that needs more raises :class:`BudgetExhausted` too (unknown, never "no")."""
+    bound FastSearcher does not have: the table doubles only while it stays within
+    ``max_table_bytes`` (default 4 GiB: 2**26 slots of 40 bytes on the default board, 2.7 GB).
+    At that size, with ``replace`` (the default), new entries fill the table's empty half and then
+    go over the shallowest entry of the 16 slots where a key may sit: the search goes on with the
+    same answers (an entry is only ever a proven bound; a dropped one is searched again), at the
+    cost of more nodes.  Without ``replace`` a search that needs more table raises
+    :class:`BudgetExhausted` (unknown, never "no").  Until the table is full both visit exactly
+    FastSearcher's nodes."""
 
     engine_name = "numba"
 
     def __init__(self, engine: FastEngine, tt: bool = True, ordering: bool = True,
                  meter: Meter | None = None, table_slots: int = 1 << 12,
-                 max_table_bytes: int = TABLE_BYTES) -> None:
+                 max_table_bytes: int = TABLE_BYTES, replace: bool = True) -> None:
         k = _kernel()
         if k is None:
             raise RuntimeError(_error or "numba is not available")
@@ -123,6 +128,7 @@ class JitSearcher:
         self.ordering = ordering
         self.meter = meter
         self.max_table_bytes = max_table_bytes
+        self.replace = replace
         self.nodes = 0
         n = e.n
         syms = [_sym_chunks(perm, n) for perm in e.syms[1:]]
@@ -144,7 +150,7 @@ class JitSearcher:
         self._hist = np.zeros(1 << 16, dtype=np.int64)
         slots = 1 << max(6, (table_slots - 1).bit_length())
         self._tkeys, self._tv = self._table(slots)
-        self._ctx = np.zeros(10, dtype=np.int64)
+        self._ctx = np.zeros(k.CTX_FIELDS, dtype=np.int64)
         self._ctx[k.TT] = int(tt)
         self._ctx[k.ORDER] = int(ordering)
         self._decks_done: set[tuple[int, int]] = set()
@@ -160,6 +166,11 @@ class JitSearcher:
         kw = self._kw
         rows = np.zeros((slots, kw + 1), dtype=np.int64)
         return rows[:, :kw], rows[:, kw]
+
+    @property
+    def replacing(self) -> bool:
+        """True once the table is full and new entries replace old ones (``replace``)."""
+        return bool(self._ctx[self._k.REPLACE])
 
     @property
     def tt_entries(self) -> int:
@@ -212,7 +223,11 @@ class JitSearcher:
         return int(self._tkeys.shape[0] * (self._kw + 1) * 8)
 
     def _grow(self) -> None:
+        """Double the table; at the cap, start replacing entries (``replace``) or raise."""
         if 2 * self.table_bytes() > self.max_table_bytes:
+            if self.replace:
+                self._ctx[self._k.REPLACE] = 1
+                return
             raise BudgetExhausted(f"{self.max_table_bytes / 2**30:g} GiB of table")
         nk, nv = self._table(2 * self._tv.shape[0])
         self._k.rehash(self._tkeys, self._tv, nk, nv)
@@ -236,7 +251,7 @@ class JitSearcher:
         ctx[k.LIMIT] = (cap - base) if cap is not None else (1 << 62)
         while True:
             # half full at most, with room for the inserts of one unwinding stack between checks
-            while self._tv.shape[0] // 2 <= int(ctx[k.COUNT]) + 2 * n + 8:
+            while not ctx[k.REPLACE] and self._tv.shape[0] // 2 <= int(ctx[k.COUNT]) + 2 * n + 8:
                 try:
                     self._grow()
                 except BudgetExhausted:

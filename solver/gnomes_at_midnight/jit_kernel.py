@@ -17,7 +17,9 @@ from numba import njit
 WIN, LOSE = 0, 1
 DONE, PAUSE, EXHAUSTED, OVERFLOW = 0, 1, 2, 3
 # ctx fields
-SP, NODES, RES, COUNT, WINS, LOSES, LIMIT, SLICE_END, TT, ORDER = range(10)
+SP, NODES, RES, COUNT, WINS, LOSES, LIMIT, SLICE_END, TT, ORDER, REPLACE = range(11)
+CTX_FIELDS = 11
+PROBE = 16  # slots looked at for a key once the table is full and entries are replaced
 # engine scalar fields (the ``E`` array)
 _N, _FULL, _TOAD, _LIM, _RESTRICT, _FL0, _FL1, _NSYM, _NCHUNK, _KW = range(10)
 _DEBRUIJN = 0x03F79D71B4CB0A89
@@ -255,11 +257,18 @@ def _set_best(v: int, m: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _find(kw: Any, tkeys: Any, tv: Any) -> int:
-    """The slot holding ``kw``, or ``-1 - slot`` of the empty slot where it would go."""
+def _find(kw: Any, tkeys: Any, tv: Any, window: int) -> int:
+    """The slot holding ``kw``, or ``-1 - slot`` of the empty slot where it would go.
+
+    ``window`` 0: probe until an empty slot (the table is at most half full).  Otherwise (the
+    table is full and entries are replaced) look at ``window`` slots at most; absent from them,
+    ``-1 - slot`` names the first of them (``_slot`` picks the one to replace).  No slot ever
+    becomes empty again, so a key is always found in the run of slots before the first empty one."""
     mask = tv.shape[0] - 1
-    i = _hash(kw) & mask
+    h = _hash(kw) & mask
+    i = h
     nk = kw.shape[0]
+    looked = 0
     while tv[i] != 0:
         same = True
         for k in range(nk):
@@ -268,17 +277,49 @@ def _find(kw: Any, tkeys: Any, tv: Any) -> int:
                 break
         if same:
             return i
+        looked += 1
+        if window and looked >= window:
+            return -1 - h
         i = (i + 1) & mask
     return -1 - i
 
 
 @njit(cache=True, nogil=True)
+def _work(v: int) -> int:
+    """How deep a search a slot's entry stands for (its greatest proven depth): the entry to
+    replace is the cheapest to find again."""
+    best = 0
+    for f in range(4):
+        x = (v >> (8 * f)) & 255
+        if x != 255 and x > best:
+            best = x
+    return best
+
+
+@njit(cache=True, nogil=True)
 def _slot(kw: Any, tkeys: Any, tv: Any, ctx: Any) -> int:
-    """The slot of ``kw``, inserted (fresh values) when absent."""
-    i = _find(kw, tkeys, tv)
+    """The slot of ``kw``, inserted (fresh values) when absent: into an empty slot, or, once the
+    table is full (``ctx[REPLACE]``), over the shallowest entry of the probed slots."""
+    window = PROBE if ctx[REPLACE] else 0
+    i = _find(kw, tkeys, tv, window)
     if i >= 0:
         return i
     i = -1 - i
+    if tv[i] != 0:  # every probed slot is taken: replace the one with the least work
+        mask = tv.shape[0] - 1
+        best, least = i, 1 << 30
+        j = i
+        for _ in range(window):
+            w = _work(tv[j])
+            if w < least:
+                best, least = j, w
+            j = (j + 1) & mask
+        i = best
+        if tv[i] & WIN_FLAG:
+            ctx[WINS] -= 1
+        if tv[i] & LOSE_FLAG:
+            ctx[LOSES] -= 1
+        ctx[COUNT] -= 1
     tv[i] = FRESH
     for k in range(kw.shape[0]):
         tkeys[i, k] = kw[k]
@@ -299,7 +340,7 @@ def rehash(tkeys: Any, tv: Any, nkeys: Any, nv: Any) -> None:
     """Move every entry of one table into a larger, empty one."""
     for i in range(tv.shape[0]):
         if tv[i] != 0:
-            j = -1 - _find(tkeys[i], nkeys, nv)
+            j = -1 - _find(tkeys[i], nkeys, nv, 0)
             nv[j] = tv[i]
             for k in range(tkeys.shape[1]):
                 nkeys[j, k] = tkeys[i, k]
@@ -407,7 +448,8 @@ def run(ctx: Any, st: Any, typ: Any, nn: Any, kw: Any, mv: Any, nm: Any, mi: Any
     lose, no-lose, best move."""
     use_tt = ctx[TT] != 0
     ordering = ctx[ORDER] != 0
-    grow_at = tv.shape[0] // 2
+    window = PROBE if ctx[REPLACE] else 0
+    grow_at = tv.shape[0] + 1 if window else tv.shape[0] // 2
     sp = ctx[SP]
     phase = 0  # 0 enter frame sp, 1 try its next child, 2 return res to the frame below
     res = 0
@@ -426,7 +468,7 @@ def run(ctx: Any, st: Any, typ: Any, nn: Any, kw: Any, mv: Any, nm: Any, mi: Any
             found = -1
             if use_tt:
                 _key(s, E, symtab, kw[sp])
-                found = _find(kw[sp], tkeys, tv)
+                found = _find(kw[sp], tkeys, tv, window)
                 w, nw = big, 0
                 if found >= 0:
                     if typ[sp] == WIN:

@@ -143,7 +143,7 @@ def _certify(edition: MidnightEdition, name: str, pos: Position, max_turns: int,
     if row.no_win_within >= max_turns:
         row.status, row.exhausted = "no-win", None
     elif hb.exhausted is not None:
-        # the row's time when the clock stopped it; else what did (a node budget, the table cap)
+        # the row's time when the clock stopped it; else what did (a node budget)
         timed = row_seconds is not None and hb.exhausted.endswith(" s")
         row.exhausted = f"{row_seconds:g} s" if timed else hb.exhausted
 

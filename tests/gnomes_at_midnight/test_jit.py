@@ -175,10 +175,45 @@ def test_deadline_is_unknown_not_no() -> None:
 def test_table_memory_cap_is_unknown_not_no() -> None:
     p = new_position(ED, 0).hidden()
     e = FastEngine(p)
-    sr = jit.JitSearcher(e, table_slots=64, max_table_bytes=1 << 16)
+    sr = jit.JitSearcher(e, table_slots=64, max_table_bytes=1 << 16, replace=False)
     with pytest.raises(BudgetExhausted, match="GiB of table"):
         sr.shortest(e.state(p), 7)
     assert sr.table_bytes() <= 1 << 16 and sr.nodes > 0
+
+
+def _same_answers_replacing(pos, depth: int, decks: str, table_bytes: int) -> tuple[int | None, bool]:  # type: ignore[no-untyped-def]
+    """FastSearcher (every entry kept) against the compiled search with a table capped at
+    ``table_bytes`` that replaces entries: the same shortest win; (turns, did it replace)."""
+    p = pos.hidden() if decks == "hidden" else pos
+    e1, e2 = FastEngine(p), FastEngine(p)
+    fs = FastSearcher(e1)
+    want = fs.shortest(e1.state(p), depth)
+    js = jit.JitSearcher(e2, table_slots=64, max_table_bytes=table_bytes)
+    got = js.shortest(e2.state(p), depth)
+    assert got == want, (decks, depth)
+    assert js.table_bytes() <= table_bytes
+    if got is not None:  # the first winning move the replacing table finds does win, per the reference
+        assert _wins_per_reference(p, e2.move_text(_first_move(js, e2, e2.state(p), got)), got)
+    return got, js.replacing
+
+
+@needs_numba
+def test_a_full_table_replaces_entries_and_keeps_the_answers() -> None:
+    """A table of 64 slots (it fills within a few hundred nodes, then replaces entries): every
+    puzzle and 60 generated positions, open and hidden, give the answers of the full table."""
+    replaced = wins = 0
+    for path in puzzle_files():
+        data, pos = load_puzzle(path)
+        got, rep = _same_answers_replacing(pos, int(data["depth"]), str(data.get("decks", "open")), 1 << 12)
+        assert got == data["answer"].get("turns"), path.stem
+        replaced += rep
+    for pos in positions(30, start=5000) + open_positions(30, start=5000):
+        for decks in ("open", "hidden"):
+            got, rep = _same_answers_replacing(pos, 4, decks, 1 << 12)
+            replaced += rep
+            wins += got is not None
+    assert replaced > 60 and wins > 10, (replaced, wins)
+    assert _same_answers_replacing(new_position(ED, 0), 6, "hidden", 1 << 14) == (None, True)
 
 
 @needs_numba
