@@ -10,6 +10,7 @@ from gnomekit.models.gnomes_at_midnight.edition import bundled_edition
 from gnomekit.models.gnomes_at_midnight.setup import new_position
 from gnomekit.solver.gnomes_at_midnight.deals import (
     deal_position,
+    deck_left,
     every_deal,
     orders,
     prefixes,
@@ -91,11 +92,12 @@ def test_hidden_bound_never_certifies_past_a_hidden_win() -> None:
     from gnomekit.models.gnomes_at_midnight.setup import random_position
     from gnomekit.solver.gnomes_at_midnight.deals import hidden_bound
 
-    wins = certified = 0
+    wins = certified = whole = 0
     for seed in range(40):
         pos, _played = random_position(ED, seed, 4 + seed % 5)
         start = every_deal(ED, "square", 2, base=pos)
         hb = hidden_bound(ED, "square", start, 3, base=pos)
+        whole += hb.within >= 1 and hb.green is not None and len(hb.green) == len(deck_left(pos, 0))
         want = next((n for n in range(1, 4) if forced_win_within(pos, n, decks="hidden")), None)
         if want is not None:
             wins += 1
@@ -103,7 +105,7 @@ def test_hidden_bound_never_certifies_past_a_hidden_win() -> None:
         if hb.within >= 3:
             certified += 1
             assert want is None
-    assert wins >= 5 and certified >= 5, (wins, certified)
+    assert wins >= 5 and certified >= 5 and whole >= 5, (wins, certified, whole)  # whole orders certify too
 
 
 def test_hidden_bound_at_setup_agrees_with_the_hidden_search() -> None:
