@@ -14,11 +14,20 @@ from dataclasses import dataclass
 
 
 class BudgetExhausted(Exception):
-    """The states, nodes or seconds of a :class:`Budget` ran out (the answer is unknown)."""
+    """The states, nodes or seconds of a :class:`Budget` ran out (the answer is unknown).
 
-    def __init__(self, what: str) -> None:
+    ``what`` says it in words ("10,000 states", "60 s"); ``kind`` names what ran out, for callers
+    that act on it: "states", "seconds", "memory" (a table cap) or "solver" (an external solver's
+    own limit)."""
+
+    KINDS = ("states", "seconds", "memory", "solver")
+
+    def __init__(self, what: str, kind: str = "states") -> None:
+        if kind not in self.KINDS:
+            raise ValueError(f"kind must be one of {', '.join(self.KINDS)}, not {kind!r}")
         super().__init__(f"budget exhausted: {what}")
         self.what = what
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -74,7 +83,7 @@ class Meter:
         if cap is not None and self.states > cap:
             raise BudgetExhausted(f"{cap:,} states")
         if self._deadline is not None and self.states % self._every == 0 and time.monotonic() > self._deadline:
-            raise BudgetExhausted(f"{self.budget.seconds:g} s")
+            raise BudgetExhausted(f"{self.budget.seconds:g} s", kind="seconds")
 
     def exhausted(self) -> bool:
         """True when the states or the time are used up (without raising)."""

@@ -266,6 +266,8 @@ class HiddenBound:
     nodes: int = 0
     seconds: float = 0.0
     exhausted: str | None = None  # what stopped the deepening before max_turns, None when max_turns was reached
+    # why, as a word: a BudgetExhausted kind ("states", "seconds", ...) or "deals" (no candidate left)
+    stopped_by: str | None = None
     engine: str = "python"
 
     def to_json(self) -> dict[str, Any]:
@@ -273,7 +275,7 @@ class HiddenBound:
                 "deal": None if self.green is None or self.blue is None else
                 {"green_top": [TERRAINS[t] for t in self.green], "blue_top": [TERRAINS[t] for t in self.blue]},
                 "searches": self.tried, "nodes": self.nodes, "seconds": round(self.seconds, 3),
-                "exhausted": self.exhausted, "engine": self.engine}
+                "exhausted": self.exhausted, "stopped_by": self.stopped_by, "engine": self.engine}
 
 
 def completions(base: Position, green: Prefix, blue: Prefix) -> list[tuple[Prefix, Prefix]]:
@@ -305,6 +307,7 @@ def hidden_bound(edition: MidnightEdition, dance: str, start: DealsRow, max_turn
     out = HiddenBound(dance, start.within if start.no_win else 0)
     if not start.no_win or start.unknown_orders:
         out.exhausted = "no deal without a win to deepen" if not start.no_win else "the start row has unknown deals"
+        out.stopped_by = "deals"
         if start.unknown_orders:
             out.within = 0
         return out
@@ -348,6 +351,7 @@ def hidden_bound(edition: MidnightEdition, dance: str, start: DealsRow, max_turn
                         break
             if not held:
                 out.exhausted = f"every deal tried has a win within {n}"
+                out.stopped_by = "deals"
                 break
             # next depth: the deals that held (cheapest first), then those not reached at this depth
             # (no win within n + 1 certifies n + 1 whatever n showed); deals that won are dropped
@@ -355,6 +359,6 @@ def hidden_bound(edition: MidnightEdition, dance: str, start: DealsRow, max_turn
             for gone in [p for p in searchers if p not in held]:  # a deal that won: free its table
                 del searchers[gone]
     except BudgetExhausted as exc:
-        out.exhausted = exc.what
+        out.exhausted, out.stopped_by = exc.what, exc.kind
     out.seconds = time.monotonic() - t0
     return out

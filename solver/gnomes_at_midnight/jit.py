@@ -228,7 +228,7 @@ class JitSearcher:
             if self.replace:
                 self._ctx[self._k.REPLACE] = 1
                 return
-            raise BudgetExhausted(f"{self.max_table_bytes / 2**30:g} GiB of table")
+            raise BudgetExhausted(f"{self.max_table_bytes / 2**30:g} GiB of table", kind="memory")
         nk, nv = self._table(2 * self._tv.shape[0])
         self._k.rehash(self._tkeys, self._tv, nk, nv)
         self._tkeys, self._tv = nk, nv
@@ -277,7 +277,7 @@ class JitSearcher:
                 left = meter.seconds_left()
                 if left is not None and left <= 0:
                     self.nodes += int(ctx[k.NODES])
-                    raise BudgetExhausted(f"{meter.budget.seconds:g} s")
+                    raise BudgetExhausted(f"{meter.budget.seconds:g} s", kind="seconds")
 
     def win(self, s: FState, n: int) -> bool:
         """Can the mover of ``s`` force a win within ``n`` of its own turns?"""

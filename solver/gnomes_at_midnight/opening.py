@@ -46,6 +46,7 @@ class OpeningRow:
     nodes: int = 0
     seconds: float = 0.0
     exhausted: str | None = None
+    budget_out: bool = True  # an unknown row: did a budget stop it (else ``exhausted`` says what did)
     proof: str | None = None
     proof_checked: bool | None = None
     proof_nodes: int | None = None
@@ -73,7 +74,8 @@ class OpeningRow:
                   f"blue {' '.join(c['deal']['blue_top'])}")
         if self.status == "no-win":
             return f"no forced win within {self.no_win_within}{by}"
-        return f"unknown (no forced win within {self.no_win_within}{by}; budget: {self.exhausted})"
+        why = "budget" if self.budget_out else "stopped"
+        return f"unknown (no forced win within {self.no_win_within}{by}; {why}: {self.exhausted})"
 
 
 def _search(pos: Position, decks: str, max_turns: int, budget: Budget, method: str,
@@ -144,8 +146,9 @@ def _certify(edition: MidnightEdition, name: str, pos: Position, max_turns: int,
         row.status, row.exhausted = "no-win", None
     elif hb.exhausted is not None:
         # the row's time when the clock stopped it; else what did (a node budget)
-        timed = row_seconds is not None and hb.exhausted.endswith(" s")
+        timed = row_seconds is not None and hb.stopped_by == "seconds"
         row.exhausted = f"{row_seconds:g} s" if timed else hb.exhausted
+        row.budget_out = hb.stopped_by != "deals"
 
 
 START_DEPTH = 4  # the certificate's candidate deals: those without a win within 4 (top 3 cards fixed)

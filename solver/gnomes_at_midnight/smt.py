@@ -343,7 +343,7 @@ class SmtGame:
                 self.meter.tick()
             c = check(solver, seconds=self.meter.seconds_left() if self.meter is not None else None)
             if c.unknown:  # a timeout (or z3 giving up) is not a "no"
-                raise BudgetExhausted(f"z3: {c.reason}")
+                raise BudgetExhausted(f"z3: {c.reason}", kind="solver")
             if c.unsat:
                 return False, None, tree
             model = c.model

@@ -130,3 +130,19 @@ def test_opening_hidden_row_is_deepened_by_a_deal_certificate() -> None:
     assert row.certificate is not None and row.certificate["deal"] is not None
     assert "shown on the deal green" in row.text()
     assert not forced_win_within(pos, 5, decks="hidden")  # the reference search agrees
+
+
+def test_what_stopped_a_certificate_is_named() -> None:
+    """A budget that runs out is named by its kind; a row stopped for want of deals says "stopped"."""
+    from gnomekit.solver.core.budget import Budget
+    from gnomekit.solver.gnomes_at_midnight.deals import hidden_bound
+    from gnomekit.solver.gnomes_at_midnight.opening import OpeningRow
+
+    hb = hidden_bound(ED, "tee", every_deal(ED, "tee", 3), 8, Budget(states=50))
+    assert (hb.stopped_by, hb.exhausted) == ("states", "50 states") and hb.to_json()["stopped_by"] == "states"
+    row = OpeningRow("tee", "hidden", None, "unknown", no_win_within=9, budget_out=False,
+                     exhausted="every deal tried has a win within 10")
+    assert row.text() == "unknown (no forced win within 9; stopped: every deal tried has a win within 10)"
+    row.budget_out = True
+    row.exhausted = "150 s"
+    assert row.text() == "unknown (no forced win within 9; budget: 150 s)"
