@@ -290,7 +290,7 @@ def completions(base: Position, green: Prefix, blue: Prefix) -> list[tuple[Prefi
 
 def hidden_bound(edition: MidnightEdition, dance: str, start: DealsRow, max_turns: int,
                  budget: Budget | None = None, keep: int = 3, base: Position | None = None,
-                 complete: int = 3) -> HiddenBound:
+                 complete: int = 12) -> HiddenBound:
     """Deepen the deals of ``start`` (an :func:`every_deal` row) that have no win, one turn at a time.
 
     The candidates: the whole orders of both decks below the ``complete`` cheapest deals of
