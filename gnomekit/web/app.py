@@ -5,8 +5,12 @@ Every API answer is a CLI run (:mod:`gnomekit.web.runner`): ``{"status", "answer
 (bad input: the located error object) is HTTP 400; an illegal move (exit 1) is HTTP 200.  ``apply``
 (the position after a move, for building a position by clicking) goes through the game protocol.  A failure
 of the server's own is HTTP 500 with a message; the server keeps running.  ``solve`` and ``hint``
-run in a child process (:mod:`gnomekit.web.worker`) stopped after the request's budget (seconds,
-default :data:`DEFAULT_BUDGET`, at most :data:`MAX_BUDGET`) or when the request is cancelled.
+run in a child process (:mod:`gnomekit.web.worker`) under the request's budget (seconds, default
+:data:`DEFAULT_BUDGET`, at most :data:`MAX_BUDGET`), given to the verb as its ``--time-limit`` where
+it has one, and stopped at the budget or when the request is cancelled.  A budget that runs out is an
+answer, not an error: HTTP 200, exit status 1 and ``"unknown": true``, with the CLI's own unknown
+object (the best found and a bound), or, when the search was stopped before it answered,
+:func:`gnomekit.web.runner.unknown_outcome` (nothing found, nothing proven).
 The endpoints are listed in docs/web.md.
 """
 
@@ -166,12 +170,13 @@ async def ask(request: Request) -> Response:
 async def _in_child(request: Request, game: str, verb: str, position: str, options: list[str],
                     budget: float) -> Response:
     """Run a slow verb in :mod:`gnomekit.web.worker`; kill it at the budget or when the client goes away."""
-    start = time.monotonic()
+    start, started = time.monotonic(), time.time()  # the worker counts its share of the budget from `started`
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "gnomekit.web.worker", stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, limit=1 << 28)
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-    proc.stdin.write(json.dumps({"game": game, "verb": verb, "position": position, "options": options}).encode())
+    proc.stdin.write(json.dumps({"game": game, "verb": verb, "position": position, "options": options,
+                                 "budget": budget, "started": started}).encode())
     await proc.stdin.drain()
     proc.stdin.close()
     lines: list[dict[str, Any]] = []
@@ -208,15 +213,19 @@ async def _in_child(request: Request, game: str, verb: str, position: str, optio
         err = (await proc.stderr.read()).decode(errors="replace").strip().splitlines()
         if proc.returncode not in (None, 0, -9) and err:
             return _error(500, "ServerError", f"{game} {verb}: the worker stopped: {err[-1]}", **timing)
-        return _error(504, "Timeout", f"no answer within {budget:g} s: the search was stopped "
-                      "(give a larger budget, or the solver's own limit as an option)", **timing)
+        # Stopped at the budget before it answered: unknown (exit 1), never "no" and never an error.
+        return JSONResponse({**runner.unknown_outcome(game, verb, options, budget).to_json(), "unknown": True,
+                             **timing})
     body = lines[0]
     if len(lines) > 1:
         body["text"] = lines[1].get("text", "")
     elif body.get("status") != 2:
         body["text"] = None
         timing["note"] = "the text answer did not come within the budget (the JSON answer did)"
-    return JSONResponse({**body, **timing}, status_code=400 if body.get("status") == 2 else 200)
+    if body.get("status") == 2:
+        return JSONResponse({**body, **timing}, status_code=400)
+    answer = body.get("answer")
+    return JSONResponse({**body, "unknown": isinstance(answer, dict) and runner.is_unknown(answer), **timing})
 
 
 async def index(request: Request) -> Response:

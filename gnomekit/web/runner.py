@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from gnomekit import api
-from gnomekit.common import BAD, Answer
+from gnomekit.common import BAD, NO, Answer
 from gnomekit.models.core.errors import GnomekitError, UsageError
 
 #: The verbs the API runs, and those that read a posted position.
@@ -36,6 +36,12 @@ SOURCE = "<position>"
 
 #: Options the API sets itself (a posted option of these names is refused).
 RESERVED = ("--json", "--svg", "--help")
+#: The option by which a slow verb takes a time limit of its own.  The web API passes the request's
+#: budget through it, so a search cut short answers as the CLI does: unknown, with the best found and
+#: a bound (never "no", never a bare timeout).
+TIME_OPTION = "--time-limit"
+#: The smallest time limit passed on (seconds; every game's ``--time-limit`` takes it).
+MIN_TIME_LIMIT = 0.01
 
 
 @dataclass(frozen=True)
@@ -208,6 +214,39 @@ def run_once(game: str, verb: str, position: str | None, options: list[str], as_
         svg = picture.read_text(encoding="utf-8") if picture.exists() else None
         data = _replace(answer.data, str(file), SOURCE)
         return Outcome(answer.status, data, _replace(answer.text, str(file), SOURCE), svg, shown)
+
+
+def with_time_limit(game: str, verb: str, options: list[str], seconds: float) -> list[str] | None:
+    """``options`` with ``--time-limit SECONDS`` added, when the verb has that option and ``options`` do
+    not set it already (None otherwise: the verb's own limits, or the caller's, apply)."""
+    if not any(TIME_OPTION in a.option_strings for a in verb_parser(game, verb)._actions):
+        return None
+    if any(o == TIME_OPTION or o.startswith(TIME_OPTION + "=") for o in options):
+        return None
+    return [*options, TIME_OPTION, f"{max(seconds, MIN_TIME_LIMIT):.3f}"]
+
+
+def refuses_time_limit(out: Outcome) -> bool:
+    """Whether ``out`` is the CLI refusing ``--time-limit`` in this mode (e.g. Hedge Mage ``solve``
+    without ``--plan``, which has no time budget): then the verb runs without it."""
+    return out.status == BAD and TIME_OPTION in f"{out.data.get('source')} {out.data.get('message')}"
+
+
+def is_unknown(answer: dict[str, Any]) -> bool:
+    """Whether a ``--json`` answer is "unknown" (a budget ran out), as each game's CLI says it:
+    ``"status": "unknown"``, ``"result": "unknown"`` or ``"unknown": true``."""
+    return answer.get("status") == "unknown" or answer.get("result") == "unknown" or answer.get("unknown") is True
+
+
+def unknown_outcome(game: str, verb: str, options: list[str], budget: float) -> Outcome:
+    """The answer when the search was stopped at the budget before it answered at all (it has no time
+    limit of its own, or overran it): unknown, exit status 1, with nothing found and nothing proven,
+    in the keys of a solver's result (``status``, ``value``, ``witness``, ``bound``)."""
+    reason = (f"the budget of {budget:g} s ran out before {game} {verb} answered, so the search was stopped: "
+              "nothing was found and nothing proven (give a larger budget, or the solver's own limit as an option)")
+    data = {"status": "unknown", "value": None, "witness": None, "bound": None, "exhausted": f"{budget:g} s",
+            "reason": reason}
+    return Outcome(NO, data, f"unknown: {reason}", None, [game, verb, SOURCE, *options, "--json"])
 
 
 def run(game: str, verb: str, position: str | None = None, options: list[str] | None = None) -> Outcome:

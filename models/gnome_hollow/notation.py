@@ -18,6 +18,10 @@ Text position (documented in docs/formats-gnome-hollow.md)::
       mushrooms: red=1 teal=2
       gnomes: 1,-1.0 market
 
+Every line of the text is required (``-`` for an empty value) except ``format``, ``edition`` and
+``options``; a line left out is a located error, never read as empty (:data:`REQUIRED_LINES`).  JSON
+keys left out take the defaults docs/formats-gnome-hollow.md gives.
+
 Both notations round-trip exactly: ``parse(print(p)) == p``.
 """
 
@@ -507,6 +511,37 @@ TOP_KEYS = ("format", "edition", "options", "to-move", "tiles", "offered", "bag"
             "end-triggered", "market", "market-tokens", "flower-market", "wildflower-supply", "signposts",
             "placed-signposts", "pots", "player")
 PLAYER_TEXT_KEYS = ("mushrooms", "treasures", "flowers", "rings", "storage", "gnomes")
+#: The lines a text position must give, in the order ``position_to_text`` writes them, with what each
+#: holds.  A line left out is an error, not an empty value: a forgotten ``bag:`` read as an empty bag
+#: would end the game at the next draw.  Only ``format`` (1), ``edition`` (the edition read with) and
+#: ``options`` (none: the rulebook's rules) may be left out; ``phase`` may be given as the older
+#: ``end-triggered`` instead.  ``-`` is the empty value.
+REQUIRED_LINES = {
+    "to-move": "the player to move",
+    "tiles": "the garden in placement order, the Stump first (tiles: S@0,0:r0 for the Stump alone)",
+    "offered": "the tiles on the garden tile board, - for none",
+    "bag": "the tiles in the bag, - for none",
+    "sunset": "the tiles under the Sunset tile, - for none",
+    "phase": "play, end-triggered, final-actions or over",
+    "market": "the blocked market spaces of each colour, e.g. red=3,5 yellow=-",
+    "market-tokens": "the market tokens of each colour still beside the market, e.g. red=3 yellow=4",
+    "flower-market": "the flower tokens in the flower market (FLOWER=N), - for none",
+    "wildflower-supply": "the wildflower tiles still available (TILE=N flower tokens), - for none",
+    "signposts": "the signposts not yet placed, - for none",
+    "placed-signposts": "the placed signposts (ID@Q,R.K), - for none",
+    "pots": "the completed unclaimed rings holding mushrooms (Q,R.K=COLOUR:N,...), - for none",
+}
+REQUIRED_PLAYER_LINES = {
+    "mushrooms": "the player's mushrooms (COLOUR=N ...), - for none",
+    "treasures": "the player's treasures (KIND=N ...), - for none",
+    "flowers": "the player's flower tokens in collection order, - for none",
+    "rings": "the player's occupied ring board spaces (SIZE.ROW), - for none",
+    "storage": "the player's stored tiles, - for none",
+    "gnomes": "one token per gnome of the player: - (not yet in the garden), market, flowers or Q,R.K",
+}
+_WRITE_ORDER = ("format", "edition", "options", "to-move", "tiles", "offered", "bag", "sunset", "phase",
+                "final-actions", "market", "market-tokens", "flower-market", "wildflower-supply", "signposts",
+                "placed-signposts", "pots")
 
 
 class _TextReader:
@@ -602,6 +637,8 @@ def position_from_text(text: str, source: str, edition: GnomeHollowEdition,
         if key in top:
             raise rd.err(ln, 1, f"{key} only once", key)
         top[key] = (value, ln, vcol)
+
+    _require_lines(rd, lines, i + 1, top, players)
 
     def get(key: str, default: str = "-") -> tuple[str, int, int]:
         return top.get(key, (default, 1, 1))
@@ -741,6 +778,43 @@ def position_from_text(text: str, source: str, edition: GnomeHollowEdition,
         raise NotationError("the position is not well formed: " + "; ".join(probs), source=source, line=pline,
                             column=pcol)
     return pos
+
+
+def _require_lines(rd: _TextReader, lines: list[str], header: int, top: dict[str, tuple[str, int, int]],
+                   players: list[tuple[str, int, dict[str, tuple[str, int, int]]]]) -> None:
+    """Refuse a text position that leaves out a line (see :data:`REQUIRED_LINES`), located where the
+    first missing line belongs (after the line before it in the written order), naming every one missing.
+    Without any player block the position's first problem is that it has no players (said after reading)."""
+    if not players:
+        return
+    given = set(top) | ({"phase"} if "end-triggered" in top else set())
+    if top.get("phase", ("",))[0] == "final-actions" and "final-actions" not in top:
+        ln = top["phase"][1]
+        raise rd.err(ln + 1, 1, "a line 'final-actions: K' after 'phase: final-actions' (the final gnome "
+                     "actions taken so far, 0 when none)", _line_at(lines, ln + 1))
+    missing = [k for k in REQUIRED_LINES if k not in given]
+    if missing:
+        before = [k for k in _WRITE_ORDER[:_WRITE_ORDER.index(missing[0])] if k in top]
+        where = max((top[k][1] for k in before), default=header) + 1
+        line, holds, more = f"{missing[0]}: ...", REQUIRED_LINES[missing[0]], missing[1:]
+    else:
+        for name, ln0, keys in players:
+            more = [k for k in REQUIRED_PLAYER_LINES if k not in keys]
+            if more:
+                k0 = PLAYER_TEXT_KEYS.index(more[0])
+                where = max((keys[k][1] for k in PLAYER_TEXT_KEYS[:k0] if k in keys), default=ln0) + 1
+                line, holds, more = f"  {more[0]}: ...", f"{REQUIRED_PLAYER_LINES[more[0]]}; player {name}", more[1:]
+                break
+        else:
+            return
+    also = f"; also missing: {', '.join(more)}" if more else ""
+    raise rd.err(where, 1, f"a line '{line}' here ({holds}){also}; a position writes out every line (- for an "
+                 "empty value), only format, edition and options may be left out", _line_at(lines, where))
+
+
+def _line_at(lines: list[str], ln: int) -> str:
+    """Line ``ln`` (1-based) as found, or "end of input" past the last one."""
+    return lines[ln - 1].strip() if ln <= len(lines) else "end of input"
 
 
 def _locate_problem(problem: str, lines: list[str]) -> tuple[int | None, int | None]:

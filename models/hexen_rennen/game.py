@@ -426,7 +426,9 @@ class HexenPosition(Position):
         return data
 
     def status(self) -> str:
-        """Where the turn stands, in words."""
+        """Where the turn stands, in words: the one sentence ``show``, ``repr``, the CLI's messages and the
+        picture (``render.position_svg``) all say; in a chain, the roll, the witch, the chain so far and
+        the cards played (the picture has no ``roll:``/``turn:`` lines to say them)."""
         ph, to_move = self.phase, self.base.to_move
         if ph == "over":
             return f"the race is over: {self.result()}"
@@ -436,8 +438,10 @@ class HexenPosition(Position):
             return f"{to_move} rolled {self.roll} and chooses a witch"
         pend = self._pending
         assert pend is not None
-        return (f"{to_move}'s witch from {self.witch}: chain {' -> '.join(map(str, pend.chain))}; "
-                f"{pend.chooser} decides on tile {pend.state.at}" + (" (must play a card)" if pend.node.forced else ""))
+        plays = ", played " + " ".join(str(p) for p in self.plays) if self.plays else ""
+        return (f"{to_move} rolled {self.roll}, witch from {'start' if self.witch == 0 else self.witch}: "
+                f"chain {' -> '.join(map(str, pend.chain))}{plays}; {pend.chooser} decides on tile {pend.state.at}"
+                + (" (must play a card)" if pend.node.forced else ""))
 
     # -- pictures ---------------------------------------------------------------------------
     def svg(self, marks: Any = None) -> str:

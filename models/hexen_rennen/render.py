@@ -190,22 +190,6 @@ def _fields(xs: Sequence[Hashable], last: int) -> list[int]:
     return [x for x in xs if isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= last]
 
 
-def _status(pos: HexenPosition) -> str:
-    ph = pos.phase
-    if ph == "over":
-        return f"the race is over: {pos.result()}"
-    if ph == "roll":
-        return f"{pos.base.to_move} rolls the die next"
-    if ph == "witch":
-        return f"the die shows {pos.roll}: {pos.base.to_move} chooses a witch"
-    pend = pos.pending
-    assert pend is not None
-    plays = " ".join(str(p) for p in pos.plays)
-    return (f"roll {pos.roll}, witch from {'start' if pos.witch == 0 else pos.witch}"
-            + (f", played {plays}" if plays else "")
-            + f": {pend.chooser} decides on tile {pend.state.at}" + (" (must play a card)" if pend.node.forced else ""))
-
-
 def position_svg(pos: HexenPosition, marks: Marks | None = None) -> str:
     """The protocol position ``pos`` as an SVG document, with ``marks`` (an answer) drawn on it."""
     marks = marks or Marks()
@@ -214,10 +198,13 @@ def position_svg(pos: HexenPosition, marks: Marks | None = None) -> str:
     p, at = _drawn_state(pos)
     L = ed.track_length
     caption_lines = _wrap(marks.caption, int((lay.width - 24) / 6.4)) if marks.caption else []
-    svg = Svg(lay.width, 0, title=f"Hexen Rennen · {p.to_move} to move · {_status(pos)}")
+    status = pos.status()  # the one sentence of where the turn stands, as the text and the API say it
+    svg = Svg(lay.width, 0, title=f"Hexen Rennen · {p.to_move} to move · {status}")
     svg.text(12, 24, f"Hexen Rennen · {', '.join(p.players)} · {p.to_move} to move", size=16, anchor="start",
              fill=PALETTE["ink"], font_weight="bold")
-    svg.text(12, 44, _status(pos), size=12, anchor="start", fill=PALETTE["ink"])
+    shown = _wrap(status, int((lay.width - 24) / 6.6))  # a long chain: a second line, above the track
+    for k, line in enumerate([shown[0], " ".join(shown[1:])] if len(shown) > 1 else shown):
+        svg.text(12, 44 + 13 * k, line, size=12, anchor="start", fill=PALETTE["ink"])
 
     # -- track ------------------------------------------------------------------------------------
     occ = {f: c for c, ps in p.witches for f in ps if 1 <= f <= L}

@@ -137,7 +137,7 @@ def test_cli_verbs_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     code, out, err = run(capsys, "check", str(f), "--place", "G01@0,-1:q9")
     assert code == 2 and "--place:1:" in err
     bad = tmp_path / "bad.txt"
-    bad.write_text("gnome-hollow position\nto-move: red\nplayer: red\n  gnomes: 9,9.0\n")
+    bad.write_text(position_to_text(new_position(ED, 2, 0), ED).replace("  gnomes: - -", "  gnomes: 9,9.0 -", 1))
     code, out, err = run(capsys, "show", str(bad))
     assert code == 2 and "bad.txt" in err and "no such path" in err
     code, out, err = run(capsys, "show", str(tmp_path / "missing.txt"))

@@ -97,10 +97,29 @@ ISSUE_18 = """gnome-hollow position
 to-move: red
 tiles: S@0,0:r0 G01@1,-1:r3 W2@0,-1
 offered: G04 G03
+bag: -
+sunset: -
+phase: play
+market: -
+market-tokens: -
+flower-market: -
+wildflower-supply: -
+signposts: -
+placed-signposts: -
+pots: -
 player: red
+  mushrooms: -
+  treasures: -
+  flowers: -
+  rings: -
   storage: W1
   gnomes: - -
 player: blue
+  mushrooms: -
+  treasures: -
+  flowers: -
+  rings: -
+  storage: -
   gnomes: 1,-1.0 -
 """
 

@@ -170,3 +170,36 @@ def test_golden(name: str) -> None:
     assert path.exists(), f"{path} missing: run with GNOMEKIT_UPDATE_GOLDEN=1"
     assert svg == path.read_text(encoding="utf-8"), \
         f"{name}.svg changed; if intended, regenerate with GNOMEKIT_UPDATE_GOLDEN=1"
+
+
+def _status_lines(svg: str) -> list[str]:
+    """The drawn lines of the status sentence (12-point ink text between the heading and the track)."""
+    return [el.firstChild.data for el in _parse(svg).getElementsByTagName("text")
+            if el.getAttribute("font-size") == "12" and 40 <= float(el.getAttribute("y")) < render.TOP]
+
+
+def test_the_picture_says_the_status_sentence_of_the_position() -> None:
+    """One sentence of where the turn stands, built once (``HexenPosition.status``): the picture draws
+    it once, and names it in its title; in a chain it carries the roll and the cards played, which the
+    picture shows nowhere else."""
+    done = GAME.random(seed=0, turns=500)
+    positions = [*_positions(), done]
+    assert {p.phase for p in positions} == {"roll", "witch", "decide", "over"}
+    for p in positions:
+        svg = p.svg()
+        assert " ".join(_status_lines(svg)) == p.status(), p.status()
+        title = _parse(svg).getElementsByTagName("title")[0].firstChild.data
+        assert title.endswith(" · " + p.status())
+    d = _deciding()
+    assert d.status() == ("weather rolled 3, witch from 10: chain 10 -> 13 -> 23 -> 27 -> 20, played fog:7; "
+                          "ice decides on tile 20 (must play a card)")
+    assert GAME.new().status() == "weather rolls the die" and done.status().startswith("the race is over: ")
+
+
+def test_a_long_status_is_drawn_on_two_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    long = "weather rolled 6, witch from start: chain " + " -> ".join(str(f) for f in range(0, 48, 2)) + \
+        "; fog decides on tile 46 (must play a card)"
+    monkeypatch.setattr(HexenPosition, "status", lambda self: long)
+    lines = _status_lines(GAME.new().svg())
+    assert len(lines) == 2 and " ".join(lines) == long
+    assert all(len(line) * 6.6 <= LAYOUT.width - 24 for line in lines)

@@ -269,14 +269,93 @@ def test_a_server_failure_is_500_and_the_server_keeps_going(client: TestClient, 
 
 
 def test_a_solve_past_its_budget_is_stopped(client: TestClient, positions: dict[str, str]) -> None:
-    # The child cannot even start Python in 0.05 s: the answer is a timeout, and quickly.
+    # The child cannot even start Python in 0.05 s: it is stopped, quickly, and the answer is unknown
+    # (HTTP 200, exit status 1), with nothing found and nothing proven: not "no", not an error.
     r = client.post("/api/gnomes-at-midnight/solve", json={"position": positions["gnomes-at-midnight"],
                                                            "budget": 0.05})
-    assert r.status_code == 504, r.text
-    assert r.json()["answer"]["error"] == "Timeout" and r.json()["seconds"] < 2
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["status"] == 1 and body["unknown"] is True and body["seconds"] < 2
+    assert body["answer"] == {"status": "unknown", "value": None, "witness": None, "bound": None,
+                              "exhausted": "0.05 s", "reason": body["answer"]["reason"]}
+    assert "0.05 s ran out" in body["text"] and body["text"].startswith("unknown: ") and body["svg"] is None
+    assert body["command"] == "gnomekit gnomes-at-midnight solve '<position>' --json"
     capped = client.post("/api/gnomes-at-midnight/hint", json={"position": positions["gnomes-at-midnight"],
                                                                "args": "--depth 1", "budget": 999}).json()
     assert capped["budget"] == web_app.MAX_BUDGET
+
+
+def test_a_search_cut_short_answers_the_clis_unknown_object(client: TestClient, positions: dict[str, str],
+                                                            tmp_path: Path) -> None:
+    """The budget goes to the verb as its ``--time-limit``: a search too deep for it stops itself and
+    the answer is the CLI's own unknown object (the depths proven as the bound), HTTP 200, status 1."""
+    game = "gnomes-at-midnight"
+    r = client.post(f"/api/{game}/solve", json={"position": positions[game], "args": "--depth 9 --decks hidden",
+                                                 "budget": 4})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["status"] == 1 and body["unknown"] is True, body
+    answer = body["answer"]
+    assert answer["result"] == "unknown" and "no_win_within" in answer["bound"] and answer["move"] is None
+    words = body["command"].split()
+    limit = words[words.index("--time-limit") + 1]
+    assert 0 < float(limit) < 2 and body["seconds"] < 4 + 1
+    status, cli = cli_json(tmp_path, game, "solve", positions[game], "--depth", "9", "--decks", "hidden",
+                           "--time-limit", limit)
+    assert status == 1 and set(answer) == set(cli) and cli["result"] == "unknown"
+    assert {k: v for k, v in answer.items() if k not in ("bound", "nodes", "exhausted")} == \
+        {k: v for k, v in cli.items() if k not in ("bound", "nodes", "exhausted")}
+    # The words of the same run (a second search cut short elsewhere could say another bound).
+    proven = answer["bound"]["no_win_within"]
+    said = f"no forced win within {proven} turn(s)" if proven else "proven: nothing"
+    assert "unknown" in body["text"] and said in body["text"]
+
+
+def test_a_solved_answer_is_not_unknown(client: TestClient, positions: dict[str, str]) -> None:
+    r = client.post("/api/gnome-hollow/hint", json={"position": positions["gnome-hollow"], "budget": 15})
+    assert r.status_code == 200 and r.json()["unknown"] is False and r.json()["status"] == 0
+    assert "--time-limit" in r.json()["command"]
+
+
+def test_the_budget_becomes_the_verbs_time_limit_where_it_has_one(positions: dict[str, str]) -> None:
+    from gnomekit.web import worker
+
+    assert runner.with_time_limit("gnome-hollow", "solve", ["--weights", "1"], 2.5) == \
+        ["--weights", "1", "--time-limit", "2.500"]
+    assert runner.with_time_limit("gnome-hollow", "hint", [], -3) == ["--time-limit", "0.010"]
+    assert runner.with_time_limit("gnome-hollow", "hint", ["--time-limit", "9"], 2) is None  # the caller's own
+    assert runner.with_time_limit("gnome-hollow", "hint", ["--time-limit=9"], 2) is None
+    assert runner.with_time_limit("hexen-rennen", "solve", ["--roll", "4"], 2) is None  # it has none
+    # Each run: half of what is left after the worker started, less a reserve for each run; never
+    # more than the budget (a clock set back).
+    assert worker.seconds_left({"budget": 10, "started": 100.0}, 102.0) == 8
+    assert worker.seconds_left({"budget": 10, "started": 100.0}, 50.0) == 10
+    assert worker.time_limit({"budget": 10, "started": 100.0}, 102.0) == (8 - 2 * worker.RESERVE) / 2
+    assert worker.time_limit({}, 1.0) is None and worker.seconds_left({"budget": 1}, 1.0) is None
+    # Hedge Mage solve has no time budget without --plan: its CLI refuses the option, so it runs without.
+    refused = runner.run_once("hedge-mage", "solve", positions["hedge-mage"], ["--time-limit", "3"], as_json=True)
+    assert refused.status == 2 and runner.refuses_time_limit(refused)
+    out, used = worker.first_run("hedge-mage", "solve", positions["hedge-mage"], [], 3.0)
+    assert out.status == 0 and used == [] and "--time-limit" not in out.to_json()["command"]
+    out, used = worker.first_run("gnome-hollow", "solve", positions["gnome-hollow"], [], 3.0)
+    assert out.status == 0 and used == ["--time-limit", "3.000"] and "--time-limit 3.000" in out.to_json()["command"]
+    # An unknown answer keeps the words of its own run; a solved one is run again without --json.
+    cut = runner.run_once("gnomes-at-midnight", "solve", positions["gnomes-at-midnight"],
+                          ["--depth", "9", "--decks", "hidden", "--max-nodes", "50"], as_json=True)
+    assert runner.is_unknown(cut.data) and "unknown" in cut.text
+    assert worker.answer_text("gnomes-at-midnight", "solve", positions["gnomes-at-midnight"], [], cut) == cut.text
+    assert worker.answer_text("gnome-hollow", "solve", positions["gnome-hollow"], used, out) == \
+        runner.run_once("gnome-hollow", "solve", positions["gnome-hollow"], used, as_json=False).text
+    bad = runner.run_once("gnome-hollow", "solve", "gnome-hollow position\n", ["--time-limit", "3"], as_json=True)
+    assert bad.status == 2 and not runner.refuses_time_limit(bad)  # a bad position stays bad input
+
+
+def test_unknown_answers_as_each_game_says_them() -> None:
+    assert runner.is_unknown({"status": "unknown", "value": 2.0})  # Gnome Hollow, Hexen Rennen --expect
+    assert runner.is_unknown({"result": "unknown", "bound": {"no_win_within": 1}})  # Gnomes at Midnight solve
+    assert runner.is_unknown({"move": "0,1-1,1", "unknown": True})  # Gnomes at Midnight hint
+    assert not runner.is_unknown({"status": "optimal"}) and not runner.is_unknown({"result": "no-win"})
+    assert not runner.is_unknown({"unknown": False})
 
 
 def test_a_cancelled_solve_is_stopped(positions: dict[str, str]) -> None:

@@ -179,6 +179,30 @@ def test_a_bad_position_shows_its_located_error(server: str, browser: Any) -> No
     d.save_screenshot(str(SHOTS / "gnomekit-web-error.png"))
 
 
+def test_a_solve_out_of_budget_shows_unknown(server: str, browser: Any) -> None:
+    """A budget that runs out is shown as unknown (the CLI's unknown answer), never as "no"."""
+    from selenium.webdriver.common.by import By
+
+    d = browser
+    open_game(d, server, "hexen-rennen")  # a game switch clears the page, whichever game a test left selected
+    open_game(d, server, "gnomes-at-midnight")
+    d.find_element(By.ID, "new").click()
+    wait_for(d, lambda d: picture(d), "new was not drawn")
+    box = d.find_element(By.ID, "solve-options")
+    box.clear()
+    box.send_keys("--depth 9 --decks hidden")
+    budget = d.find_element(By.ID, "budget")
+    budget.clear()
+    budget.send_keys("3")
+    d.find_element(By.ID, "solve").click()
+    verdict = d.find_element(By.ID, "verdict")
+    wait_for(d, lambda d: verdict.text.startswith("solve: unknown"), "the cut-short solve was not shown as unknown")
+    assert "unknown" in verdict.get_attribute("class") and "no" not in verdict.get_attribute("class").split()
+    assert d.find_element(By.ID, "error").is_displayed() is False
+    assert "--time-limit" in d.find_element(By.ID, "command").text
+    d.save_screenshot(str(SHOTS / "gnomekit-web-unknown.png"))
+
+
 def click_cell(driver: Any, cell: str) -> None:
     """Click the middle of a board cell (pieces drawn over it are clicked through, as a user would)."""
     from selenium.webdriver.common.action_chains import ActionChains

@@ -106,6 +106,11 @@ function showAnswer(verb, data) {
   } else if (verb === "moves" && typeof a.count === "number") {
     words = `${a.count} legal move(s)`;
     cls = a.count ? "yes" : "no";
+  } else if (data.unknown) {
+    // The budget ran out: not "no". The best found and the bound are in the answer and its text.
+    words = `${verb}: unknown (the budget ran out)` +
+      (data.seconds !== undefined ? ` (${data.seconds} s)` : "");
+    cls = "unknown";
   } else {
     words = `${verb}: ` + (data.status === 0 ? "yes" : "no") + (data.seconds !== undefined ? ` (${data.seconds} s)` : "");
     cls = data.status === 0 ? "yes" : "no";
