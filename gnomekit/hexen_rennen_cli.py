@@ -32,7 +32,7 @@ from gnomekit.models.hexen_rennen.notation import (
 from gnomekit.models.hexen_rennen.position import Position as RacePosition
 from gnomekit.models.hexen_rennen.position import card_name
 from gnomekit.models.hexen_rennen.setup import parse_split, random_position
-from gnomekit.models.hexen_rennen.turn import Rules, Step, TurnReport, choice_name, replay
+from gnomekit.models.hexen_rennen.turn import Rules, Step, TurnReport, choice_name, game_over_violation, replay
 from gnomekit.solver.core.batch import BatchError
 from gnomekit.verbs import GameCLI, SubParsers, seed_option, turns_option
 
@@ -43,7 +43,7 @@ def rules_of(args: argparse.Namespace) -> Rules:
 
 def need_roll(args: argparse.Namespace, ed: HexenEdition) -> int:
     if args.roll is None:
-        raise UsageError("this verb needs --roll R (the die roll)")
+        raise UsageError(f"--roll R needed: {args.verb} answers for one die roll")
     if args.roll not in ed.die:
         raise UsageError(f"--roll {args.roll}: the die has faces {', '.join(map(str, ed.die))}")
     return int(args.roll)
@@ -66,6 +66,28 @@ def in_range(value: int, option: str, low: int, high: int | None = None) -> int:
         raise UsageError(f"{option} must be {low}..{high}, got {value}" if high is not None
                          else f"{option} must be {low} or more, got {value}")
     return value
+
+
+def source_name(args: argparse.Namespace) -> str:
+    """The position's name in messages, as the reader names it (``-``: ``<stdin>``)."""
+    return "<stdin>" if args.position == "-" else str(args.position)
+
+
+def over_reason(pos: HexenPosition) -> str | None:
+    """At a finished race, why nothing more is played: the rule, who won and the scores (None: not over)."""
+    v = game_over_violation(pos.base, pos.edition)
+    if v is None:
+        return None
+    scores = ", ".join(f"{c} {n}" for c, n in pos.scores().items())
+    return f"{v.message} ({pos.result()}: {scores})"
+
+
+def nothing_to_decide(pos: HexenPosition, args: argparse.Namespace) -> None:
+    """``solve``/``hint`` on a finished race: a usage error (exit 2) naming the file, as the other games
+    answer a game that is over; nothing at all while the race goes on."""
+    why = over_reason(pos)
+    if why is not None:
+        raise UsageError(f"{why}; there is nothing to decide", source=source_name(args))
 
 
 def _rules_option(p: argparse.ArgumentParser) -> None:
@@ -212,6 +234,12 @@ class HexenCLI(GameCLI):
         if pos.roll is not None:
             data.update({k: v for k, v in pos.to_json().items() if k in ("roll", "turn")})
             return Answer(data, pos.board())
+        over = over_reason(pos)
+        if over is not None:  # said in a comment line, so the drawing still reads back
+            best = max(data["scores"].values())
+            data["result"] = pos.result()
+            data["winners"] = [c for c, n in data["scores"].items() if n == best]
+            return Answer(data, board_text(p, ed) + f"\n# {over}")
         return Answer(data, board_text(p, ed))
 
     def check_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
@@ -221,12 +249,16 @@ class HexenCLI(GameCLI):
         assert isinstance(pos, HexenPosition)
         if pos.roll is not None:
             return super().moves_answer(pos, args)  # inside a turn: the protocol's next moves
+        over = over_reason(pos)
+        if over is not None:
+            return _no_moves(pos, args, over)
         return _moves(pos.base, pos.game, args)
 
     def solve_answer(self, pos: Position, args: argparse.Namespace) -> Answer:
         assert isinstance(pos, HexenPosition)
         if pos.roll is not None:
             return super().solve_answer(pos, args)  # inside a turn: gnomekit.solve from there
+        nothing_to_decide(pos, args)
         if args.expect:
             return _solve_expect(args, pos.base, pos.game)
         return _solve_chain(args, pos.base, pos.game)
@@ -235,6 +267,7 @@ class HexenCLI(GameCLI):
         assert isinstance(pos, HexenPosition)
         if pos.roll is not None:
             return super().hint_answer(pos, args)
+        nothing_to_decide(pos, args)
         h = api.hint(pos, roll=need_roll(args, pos.game.edition))
         return Answer(h.data, h.text, OK if h.data.get("witch") is not None else NO)
 
@@ -298,7 +331,7 @@ def _check(p: RacePosition, game: HexenGame, args: argparse.Namespace) -> Answer
     ed = game.edition
     roll = need_roll(args, ed)
     if args.turn is None:
-        raise UsageError("check needs --turn T (e.g. --turn '12 fog:7 ice:5', or 'pass')")
+        raise UsageError("--turn T needed: the turn to check (e.g. --turn '12 fog:7 ice:5', or 'pass')")
     plan = parse_turn(args.turn, ed, "--turn")
     rep = replay(p, ed, roll, plan, game.rules)
     data: dict[str, Any] = {
@@ -334,6 +367,17 @@ def _moves(p: RacePosition, game: HexenGame, args: argparse.Namespace) -> Answer
         if not turns.complete:
             text += f" (listing stopped at --limit {args.limit})"
     return Answer(data, text, OK if turns.count else NO)
+
+
+def _no_moves(pos: HexenPosition, args: argparse.Namespace, over: str) -> Answer:
+    """``moves`` on a finished race: no turn, and why (exit 1, as any position without a legal turn).
+
+    ``--roll`` may be left out (no roll changes the answer); one given is still checked."""
+    roll = need_roll(args, pos.edition) if args.roll is not None else None
+    in_range(args.limit, "--limit", 0)
+    data: dict[str, Any] = {"roll": roll, "count": 0, "complete": True, "turns": [], "reason": over}
+    text = "0" if args.count else f"no legal turn: {over}\n0 legal turn(s)"
+    return Answer(data, text, NO)
 
 
 def line_json(ln: Any) -> dict[str, Any] | None:

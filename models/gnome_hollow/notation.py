@@ -22,6 +22,11 @@ Every line of the text is required (``-`` for an empty value) except ``format``,
 ``options``; a line left out is a located error, never read as empty (:data:`REQUIRED_LINES`).  JSON
 keys left out take the defaults docs/formats-gnome-hollow.md gives.
 
+``gnomes:`` lists one token per gnome; a gnome not yet in the garden is ``-`` (``- flowers``) or
+``unplaced``.  A lone ``-`` is the empty value, as on every line: a player without gnomes.  So a
+player whose only gnome is not yet in the garden (an edition of one gnome each) is written
+``gnomes: unplaced``, never ``gnomes: -``, which would read back as no gnome at all.
+
 Both notations round-trip exactly: ``parse(print(p)) == p``.
 """
 
@@ -48,6 +53,8 @@ from gnomekit.models.gnome_hollow.position import (
 )
 
 HEADER = "gnome-hollow position"
+#: The ``gnomes:`` token of a gnome not yet in the garden that cannot be the empty value ``-``.
+UNPLACED = "unplaced"
 _PLACE = re.compile(r"^([^\s@:,#=]+)@(-?\d+),(-?\d+)(?::(r[0-5]|m[0-5]|\d{1,18}))?$")
 _PATHREF = re.compile(r"^(-?\d+),(-?\d+)\.(\d+)$")
 #: The largest |q| or |r| a cell may have: far beyond any garden (a garden of every tile of an edition
@@ -464,6 +471,13 @@ def _gnome_text(g: Gnome) -> str:
     return s + ("!" if g.down else "")
 
 
+def _gnomes_text(gnomes: list[Gnome]) -> str:
+    """A player's ``gnomes:`` value: ``-`` for none; a lone gnome not in the garden as ``unplaced``
+    (a lone ``-`` is the empty value)."""
+    words = [_gnome_text(g) for g in gnomes]
+    return UNPLACED if words == ["-"] else _words(words)
+
+
 def _kv(d: dict[str, int], order: tuple[str, ...] | list[str] | None = None) -> str:
     keys = list(order) if order is not None else list(d)
     keys += [k for k in d if k not in keys]
@@ -503,7 +517,7 @@ def position_to_text(pos: Position, edition: GnomeHollowEdition) -> str:
         lines.append("  flowers: " + _words(p.flowers))
         lines.append("  rings: " + _words([f"{s}.{r}" for s, r in p.rings]))
         lines.append("  storage: " + _words(p.storage))
-        lines.append("  gnomes: " + _words([_gnome_text(g) for g in pos.gnomes if g.player == p.name]))
+        lines.append("  gnomes: " + _gnomes_text([g for g in pos.gnomes if g.player == p.name]))
     return "\n".join(lines) + "\n"
 
 
@@ -537,7 +551,8 @@ REQUIRED_PLAYER_LINES = {
     "flowers": "the player's flower tokens in collection order, - for none",
     "rings": "the player's occupied ring board spaces (SIZE.ROW), - for none",
     "storage": "the player's stored tiles, - for none",
-    "gnomes": "one token per gnome of the player: - (not yet in the garden), market, flowers or Q,R.K",
+    "gnomes": "one token per gnome of the player: - or unplaced (not yet in the garden), market, flowers or "
+              "Q,R.K; - alone for none",
 }
 _WRITE_ORDER = ("format", "edition", "options", "to-move", "tiles", "offered", "bag", "sunset", "phase",
                 "final-actions", "market", "market-tokens", "flower-market", "wildflower-supply", "signposts",
@@ -660,7 +675,7 @@ def position_from_text(text: str, source: str, edition: GnomeHollowEdition,
             down = tok.endswith("!")
             t = tok[:-1] if down else tok
             at: GnomeAt
-            if t == "-":
+            if t in ("-", UNPLACED):
                 at = None
             elif t in (MARKET, FLOWERS):
                 at = t

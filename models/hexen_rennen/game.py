@@ -65,6 +65,7 @@ from gnomekit.models.hexen_rennen.turn import (
     TurnPlan,
     choice_name,
     decision_violations,
+    game_over_violation,
     movable_witches,
     pass_violation,
     witch_violation,
@@ -351,8 +352,9 @@ class HexenPosition(Position):
     def _check(self, mv: Move) -> tuple[list[Violation], list[str]]:
         ed, ph = self.edition, self.phase
         if ph == "over":
-            won = ", ".join(self.base.finished_clans(ed))
-            return [Violation("game-over", f"the race is over: {won} has every witch on the finish board")], []
+            over = game_over_violation(self.base, ed)
+            assert over is not None
+            return [over], []
         if ph == "roll":
             if not isinstance(mv, Roll):
                 return [Violation("turn-phase", f"{self.base.to_move} rolls the die first (a roll move, e.g. "

@@ -40,7 +40,7 @@ from gnomekit.models.hexen_rennen.turn import Decision, TurnPlan, choice_name
 
 HEADER = "hexen-rennen position"
 POSITION_KEYS = ("game", "format", "edition", "players", "to_move", "track", "witches", "hands")
-INFO_KEYS = ("warnings", "neutral", "scores", "legend")
+INFO_KEYS = ("warnings", "neutral", "scores", "legend", "result", "winners")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -380,7 +380,7 @@ class TurnReport:
     witch: int | None
     chain: list[int] = field(default_factory=list)  # fields visited, the origin first
     steps: list[Step] = field(default_factory=list)
-    error_at: str | None = None  # "witch" or "decision N" (1-based) or "end"
+    error_at: str | None = None  # "roll", "witch" or "decision N" (1-based) or "end"
     reasons: list[str] = field(default_factory=list)  # the messages of ``violations``
     violations: list[Violation] = field(default_factory=list)  # every reason, with its rule id and fields
     final: Position | None = None
@@ -411,6 +411,9 @@ def replay(pos: Position, edition: HexenEdition, roll: int, plan: TurnPlan,
     """Replay a written turn; stop at the first illegal decision and give every reason."""
     rules = rules or Rules()
     rep = TurnReport(legal=False, roll=roll, witch=plan.witch, rules=rules)
+    over = game_over_violation(pos, edition)
+    if over is not None:  # a finished race has no more turns, whatever the roll and the turn
+        return _fail(rep, "roll", [over])
     if roll not in edition.die:
         return _fail(rep, "roll", [Violation("die-face", f"the die has no face {roll} (faces {list(edition.die)})")])
     wits = movable_witches(pos, edition, roll, rules)
@@ -499,6 +502,17 @@ def replay(pos: Position, edition: HexenEdition, roll: int, plan: TurnPlan,
 def _pending(step: Step, who: str) -> Step:
     """The landing where an illegal decision was written (the decision itself not taken)."""
     return replace(step, chooser=who, choice=None, to=None, ends=True, note="the written decision is illegal")
+
+
+def game_over_violation(pos: Position, edition: HexenEdition) -> Violation | None:
+    """Why no move is legal once a clan has all of its witches on the finish board (None: the race goes on).
+
+    The one sentence every layer says: the protocol's ``check``, ``replay`` and the CLI's answers.
+    """
+    won = pos.finished_clans(edition)
+    if not won:
+        return None
+    return Violation("game-over", f"the race is over: {', '.join(won)} has every witch on the finish board")
 
 
 def pass_violation(can: list[int]) -> Violation:
