@@ -57,6 +57,15 @@ def test_show_says_the_race_is_over_and_reads_back(over_file: Path, capsys: pyte
     assert G.read(out).base == OVER  # result and winners are skipped on reading
 
 
+def test_show_of_a_finished_race_validates_against_the_schema(over_file: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """``result`` and ``winners`` are in the schema (``docs/make_schemas.py``), which refuses unknown keys."""
+    jsonschema = pytest.importorskip("jsonschema")
+    _, out, _ = run(capsys, "show", str(over_file), "--json")
+    doc = json.loads((Path(MID).parents[1] / "schemas" / "hexen-rennen-position.schema.json").read_text())
+    assert [e.message for e in jsonschema.Draft202012Validator(doc).iter_errors(json.loads(out))] == []
+
+
 def test_show_of_a_running_race_says_nothing_of_an_end(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "show", MID, "--json")
     assert code == 0 and "result" not in json.loads(out) and "winners" not in json.loads(out)
