@@ -51,6 +51,7 @@ from gnomekit.models.hedge_mage.position import Garden, ground_components
 from gnomekit.models.hedge_mage.setup import deal_deck, new_garden
 from gnomekit.solver.core.batch import Backend, BatchError, Progress, auto_chunk, run_batch
 from gnomekit.solver.core.sat import SatModel, SatTimeout
+from gnomekit.solver.hedge_mage.blocking import BlockingSearch, maxsat_blocking
 from pysat.card import ITotalizer
 
 SAT_SOLVER = "glucose4"  # supports interrupts (time budgets)
@@ -520,15 +521,20 @@ def audit_tile(
     blocks the tile).  Status "unknown": the time budget ran out; ``lower`` is
     proven (every smaller k is UNSAT) and ``upper`` is the best witness found.
 
-    Budget: a tenth for a randomised greedy search (an early witness), then SAT
-    asking for ever shorter witnesses on one incremental model (up to a third of
-    the budget when the greedy search found a witness, else and with ``method``
-    "cegar" half), the rest raising the lower bound
-    k = lower, lower + 1, ...: with "exact" (the default) by ``blocking.fewest_blocking``
-    (cell-set model, every placement of the tile from the start, half-turn
-    symmetry, counts per shape), with "exact-count" by the same with the ring
-    condition's hedge counts only (``ring="count"``), with "cegar" (the first
-    method) on small fresh models.  A proven value v is proven by UNSAT at v - 1 (``stats["unsat_at"]``).
+    With ``method`` "exact" (the default) or "exact-count": the split search
+    ``blocking.BlockingSearch`` for a tenth of the budget (N5 = 4 in 3 s), then
+    ``blocking.maxsat_blocking`` (RC2 on the cell-set model, ring counts; to half
+    the budget: I4 = 5 in 14 s), then the split search again, raising k from the
+    best bound (cell-set model, every
+    placement of the tile from the start, half-turn symmetry, counts per shape;
+    "exact": exact ring condition, "exact-count": its hedge counts only,
+    ``ring="count"``) to 0.6 of the budget, then, when it has not finished, a
+    randomised greedy search (a tenth) and SAT asking for ever shorter witnesses on
+    one incremental model (a quarter, 0.4 with no witness yet) give an upper bound,
+    and the split search resumes where it stopped for the rest.  With "cegar" (the
+    first method): the greedy search (a tenth), the shorter witnesses (up to half
+    the budget), then k raised on small fresh models.
+    A proven value v is proven by UNSAT at v - 1 (``stats["unsat_at"]``).
     Every witness is replayed from setup and checked by enumeration.
     """
     if method not in METHODS:
@@ -583,36 +589,59 @@ def audit_tile(
         stats["cuts"] += blocker.pack.cuts
         blocker.pack.close()
 
-    # Phase 0 (a tenth of the budget): a randomised greedy search for a short witness.
-    seq0 = _greedy_witness(_Sim(base, edition), tile, kmax, random.Random(f"audit/{tile}"),
-                           t0 + 0.1 * seconds)
-    if seq0 is not None:
-        g = replay(base, edition, seq0)
-        if not legal_placements(g, tobj).placements:
-            res.sequence, res.upper = seq0, len(seq0)
-            res.garden = replace(g, tile=tile, round=len(seq0) + 1)
-    # Phase 1 (up to half the budget): witnesses with fewer placements than the best so far,
-    # on one incremental model.  UNSAT for "at most k" proves the lower bound k + 1.
-    first = _TileBlocker(geo, tile, kmax)
-    try:
-        k = kmax if res.upper is None else res.upper - 1
-        # the exact method needs less of the budget, unless no witness is known yet
-        until = t0 + (0.5 if method == "cegar" or res.upper is None else 1 / 3) * seconds
-        while k >= res.lower and time.monotonic() < until:
-            try:
-                r = attempt(first, k, until, 0)
-            except SatTimeout:
-                break
-            if r is False:
-                res.lower = k + 1
-                break
-            assert res.upper is not None
-            k = res.upper - 1
-    finally:
-        done(first)
+    def settled() -> bool:
+        return (res.upper is not None and res.lower >= res.upper) or (res.upper is None and res.lower > kmax)
+
+    search: BlockingSearch | None = None
     if method in ("exact", "exact-count"):
-        _exact_phase(base, edition, res, deadline, stats, "count" if method == "exact-count" else "labels")
-    # Phase 2 of "cegar": raise the lower bound from below, a fresh small model per k.
+        search = BlockingSearch(base, edition, tile, kmax, ring="count" if method == "exact-count" else "labels")
+    try:
+        if search is not None:  # split search, MaxSAT, split search: a cheap value is proven at once
+            _exact_run(search, base, edition, res, t0 + 0.1 * seconds)
+            if not settled():
+                _maxsat_run(base, edition, res, t0 + 0.5 * seconds)
+            if not settled():
+                _exact_run(search, base, edition, res, t0 + 0.6 * seconds)
+        if not settled():
+            # the greedy search (a tenth of the budget) for an early, short witness
+            floor = res.lower
+            seq0 = _greedy_witness(_Sim(base, edition), tile, kmax, random.Random(f"audit/{tile}"),
+                                   time.monotonic() + 0.1 * seconds, floor=floor)
+            if seq0 is not None and (res.upper is None or len(seq0) < res.upper):
+                g = replay(base, edition, seq0)
+                if not legal_placements(g, tobj).placements:
+                    res.sequence, res.upper = seq0, len(seq0)
+                    res.garden = replace(g, tile=tile, round=len(seq0) + 1)
+        if not settled():
+            # witnesses with fewer placements than the best so far, on one incremental model;
+            # UNSAT for "at most k" proves the lower bound k + 1
+            if search is None:
+                until = t0 + 0.5 * seconds
+            else:
+                until = time.monotonic() + (0.4 if res.upper is None else 0.25) * seconds
+            first = _TileBlocker(geo, tile, kmax)
+            try:
+                k = kmax if res.upper is None else res.upper - 1
+                while k >= res.lower and time.monotonic() < until:
+                    try:
+                        r = attempt(first, k, until, 0)
+                    except SatTimeout:
+                        break
+                    if r is False:
+                        res.lower = k + 1
+                        break
+                    assert res.upper is not None
+                    k = res.upper - 1
+            finally:
+                done(first)
+        if search is not None and not settled():
+            _exact_run(search, base, edition, res, deadline)
+    finally:
+        if search is not None:
+            search.close()
+            for key in ("sat_calls", "guesses", "path_cuts", "ground_cuts"):
+                stats[f"exact_{key}"] = search.ans.stats.get(key, 0)
+    # "cegar": raise the lower bound from below, a fresh small model per k.
     k = res.lower
     while (method == "cegar" and k < (res.upper if res.upper is not None else kmax + 1)
            and time.monotonic() < deadline):
@@ -638,19 +667,34 @@ def audit_tile(
     return res
 
 
-def _exact_phase(base: Garden, edition: HedgeMageEdition, res: TileAudit, deadline: float,
-                 stats: dict[str, int], ring: str = "labels") -> None:
-    """Raise ``res.lower`` with the exact method until it meets the best witness (or time runs out)."""
-    from gnomekit.solver.hedge_mage.blocking import fewest_blocking
-
-    if res.upper is not None and res.lower >= res.upper:
-        return
-    ans = fewest_blocking(base, edition, res.tile, res.max_before, deadline,
-                          known=res.sequence if res.upper is not None else None, lower=res.lower,
-                          ring=ring)
+def _maxsat_run(base: Garden, edition: HedgeMageEdition, res: TileAudit, until: float) -> None:
+    """``blocking.maxsat_blocking`` until ``until``: its lower bound, and its blocking set replayed."""
+    ans = maxsat_blocking(base, edition, res.tile, res.max_before, until)
     res.lower = max(res.lower, ans.lower)
-    for key in ("sat_calls", "guesses", "path_cuts", "ground_cuts"):
-        stats[f"exact_{key}"] = ans.stats.get(key, 0)
+    if ans.status == "proven" and ans.upper is None:
+        res.lower = res.max_before + 1
+    if ans.upper is not None:
+        seq = order_for_replay(base, ans.placements)
+        if seq is None:  # pragma: no cover - the model only answers connected gardens
+            raise RuntimeError(f"blocking set for {res.tile} has split ground")
+        g = replay(base, edition, seq)
+        if legal_placements(g, edition.tiles[res.tile]).placements:  # pragma: no cover - a solver bug
+            raise RuntimeError(f"blocking set for {res.tile} leaves it a legal placement")
+        res.sequence, res.upper = seq, len(seq)
+        res.garden = replace(g, tile=res.tile, round=len(seq) + 1)
+
+
+def _exact_run(search: BlockingSearch, base: Garden, edition: HedgeMageEdition, res: TileAudit,
+               until: float) -> None:
+    """Run the exact search until ``until``, after telling it the bounds in ``res``; take its bounds back.
+
+    A blocking set it finds is ordered by the order lemma and replayed before it is kept.
+    """
+    if res.upper is not None:
+        search.improve(res.sequence)
+    search.raise_lower(res.lower)
+    ans = search.run(until)
+    res.lower = max(res.lower, ans.lower)
     if ans.upper is not None and (res.upper is None or ans.upper < res.upper):
         seq = order_for_replay(base, ans.placements)
         if seq is None:  # pragma: no cover - the exact method only answers connected gardens
@@ -660,13 +704,15 @@ def _exact_phase(base: Garden, edition: HedgeMageEdition, res: TileAudit, deadli
             raise RuntimeError(f"blocking set for {res.tile} leaves it a legal placement")
         res.sequence, res.upper = seq, len(seq)
         res.garden = replace(g, tile=res.tile, round=len(seq) + 1)
+        search.improve(seq)
 
 
 def _greedy_witness(sim: _Sim, tile: str, kmax: int, rng: random.Random, until: float,
-                    sample: int = 24, runs: int = 40) -> list[Placement] | None:
+                    sample: int = 24, runs: int = 40, floor: int = 1) -> list[Placement] | None:
     """Up to ``runs`` random greedy games: each step lays, of ``sample`` random legal placements of unused
     other tiles, one leaving ``tile`` the fewest legal placements.  The shortest sequence
-    after which ``tile`` has none, or None."""
+    after which ``tile`` has none, or None; it stops early at one of ``floor`` placements
+    (a proven lower bound: none can be shorter)."""
     best: list[Placement] | None = None
     others = [t for t in sim.edition.tiles if t != tile]
     for _run in range(runs):
@@ -687,7 +733,7 @@ def _greedy_witness(sim: _Sim, tile: str, kmax: int, rng: random.Random, until: 
             hedge |= sim.masks[t][i]
         if not sim.legal(tile, hedge) and (best is None or len(seq) < len(best)):
             best = seq
-        if best is not None and len(best) <= 1:
+        if best is not None and len(best) <= max(1, floor):
             break
     return best
 

@@ -20,7 +20,13 @@ from gnomekit.solver.hedge_mage.audit import (
     setup_garden,
     twins,
 )
-from gnomekit.solver.hedge_mage.blocking import _BlockModel, _splits, fewest_blocking
+from gnomekit.solver.hedge_mage.blocking import (
+    BlockingSearch,
+    _BlockModel,
+    _splits,
+    fewest_blocking,
+    maxsat_blocking,
+)
 
 from tests.hedge_mage.test_audit import SHAPES, check_witness, tiny
 
@@ -76,6 +82,42 @@ def test_exact_matches_brute_force(seed: int) -> None:
         assert exact(ed, tile, ring="count") == bf, (seed, tile)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_maxsat_matches_brute_force(seed: int) -> None:
+    # RC2 on the same model with the same lazy cuts: its optima are lower bounds, its answer the value
+    ed = edition_of(seed + 10 * (seed % 2), symmetric=seed % 3 == 0)
+    base = setup_garden(ed)
+    for tile in ed.tiles:
+        if not legal_placements(base, ed.tiles[tile]).placements:
+            continue
+        bf = brute_force_fewest(base, ed, tile, max_before(ed))
+        for ring in ("count", "labels"):
+            ans = maxsat_blocking(base, ed, tile, max_before(ed), time.monotonic() + 60, ring=ring)
+            assert ans.status == "proven", (seed, tile, ring)
+            assert ans.upper == bf, (seed, tile, ring)
+            if bf is None:
+                assert ans.lower == max_before(ed) + 1
+            else:
+                assert ans.lower == bf
+                seq = order_for_replay(base, ans.placements)
+                assert seq is not None
+                check_witness(base, ed, tile, seq, replay(base, ed, seq))
+
+
+def test_ring_cut_by_the_board_edge_needs_no_hedge() -> None:
+    # S4 laid in the top-left corner cuts off (0, 0) with no hedge in its ring: the implied
+    # "a split needs a hedge in the ring" holds only for a connected ring.  With it for every
+    # ring, a lone I3 at (3, 2)-(3, 4) (or a T4) was ruled out and S4 came out as 2, not 1.
+    ed = tiny(6, 5, [[0, 3], [5, 4]], [[1, 2], [3, 1]], {n: MORE[n] for n in ("I3", "I3m", "T4", "S4")})
+    base = setup_garden(ed)
+    assert brute_force_fewest(base, ed, "S4", max_before(ed)) == 1
+    assert exact(ed, "S4") == exact(ed, "S4", ring="count") == 1
+    assert exact(ed, "S4", symmetry=False, split=False, exact=True) == 1
+    a = audit_tile(base, ed, "S4", 10)
+    assert a.value == 1 and a.stats["unsat_at"] == 0
+    check_witness(base, ed, "S4", a.sequence, a.garden)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_symmetry_and_counts_do_not_change_answers(seed: int) -> None:
     ed = edition_of(50 + seed, symmetric=True)
@@ -87,6 +129,36 @@ def test_symmetry_and_counts_do_not_change_answers(seed: int) -> None:
         assert exact(ed, tile, exact=True) == bf
         assert exact(ed, tile, ring="count", exact=True) == bf
         assert exact(ed, tile, ring="count", symmetry=False, split=False) == bf
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_search_paused_and_resumed_gives_the_same_answers(seed: int) -> None:
+    # the audit runs the exact search first, stops it at a deadline and resumes it later: slices
+    # of a few milliseconds (doubling, so it ends) pause it mid-question many times
+    ed = edition_of(20 + seed, symmetric=seed == 1)
+    base = setup_garden(ed)
+    paused = 0
+    for tile in ed.tiles:
+        if not legal_placements(base, ed.tiles[tile]).placements:
+            continue
+        s = BlockingSearch(base, ed, tile, max_before(ed))
+        try:
+            slice_ = 0.001
+            while not s.done:
+                s.run(time.monotonic() + slice_)
+                slice_ *= 2
+                paused += 1
+        finally:
+            s.close()
+        bf = brute_force_fewest(base, ed, tile, max_before(ed))
+        assert s.ans.upper == bf and (bf is None or s.ans.lower == bf), (seed, tile)
+        if bf is None:
+            assert s.ans.lower == max_before(ed) + 1
+        else:
+            seq = order_for_replay(base, s.ans.placements)
+            assert seq is not None
+            check_witness(base, ed, tile, seq, replay(base, ed, seq))
+    assert paused > len(ed.tiles)  # at least one search was paused and resumed
 
 
 def test_symmetry_is_detected_only_for_symmetric_pieces() -> None:
