@@ -56,6 +56,18 @@ class SatTimeout(Exception):
     """A solve call ran out of its time budget (the answer is unknown, not "no")."""
 
 
+def clause_literals(clause: Iterable[LitOrConst]) -> list[int] | None:
+    """A clause's literals with its constants folded: ``None`` when a ``True`` member satisfies it."""
+    out: list[int] = []
+    for x in clause:
+        if type(x) is bool:
+            if x:
+                return None
+            continue
+        out.append(int(x))
+    return out
+
+
 class SatModel:
     """One incremental SAT solver with named variables and bookkeeping.
 
@@ -88,13 +100,9 @@ class SatModel:
     # -- clauses ------------------------------------------------------------------------------
     def add(self, clause: Iterable[LitOrConst]) -> None:
         """Add a clause; ``True`` members satisfy it, ``False`` members are dropped."""
-        out: list[int] = []
-        for x in clause:
-            if type(x) is bool:
-                if x:
-                    return
-                continue
-            out.append(int(x))
+        out = clause_literals(clause)
+        if out is None:
+            return
         if not out:
             self.unsat_forever = True
             v = self.fresh()  # keep the solver itself unsatisfiable too

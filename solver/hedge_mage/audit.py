@@ -674,14 +674,23 @@ def _maxsat_run(base: Garden, edition: HedgeMageEdition, res: TileAudit, until: 
     if ans.status == "proven" and ans.upper is None:
         res.lower = res.max_before + 1
     if ans.upper is not None:
-        seq = order_for_replay(base, ans.placements)
-        if seq is None:  # pragma: no cover - the model only answers connected gardens
-            raise RuntimeError(f"blocking set for {res.tile} has split ground")
-        g = replay(base, edition, seq)
-        if legal_placements(g, edition.tiles[res.tile]).placements:  # pragma: no cover - a solver bug
-            raise RuntimeError(f"blocking set for {res.tile} leaves it a legal placement")
-        res.sequence, res.upper = seq, len(seq)
-        res.garden = replace(g, tile=res.tile, round=len(seq) + 1)
+        _take_blocking(base, edition, res, ans.placements)
+
+
+def _take_blocking(base: Garden, edition: HedgeMageEdition, res: TileAudit,
+                   placements: Sequence[Placement]) -> list[Placement]:
+    """Keep a solver's blocking set as ``res``'s witness: ordered by the order lemma and replayed first.
+
+    Raises when it has split ground or leaves the tile a placement (a solver bug, never hidden)."""
+    seq = order_for_replay(base, placements)
+    if seq is None:  # pragma: no cover - the models only answer connected gardens
+        raise RuntimeError(f"blocking set for {res.tile} has split ground")
+    g = replay(base, edition, seq)
+    if legal_placements(g, edition.tiles[res.tile]).placements:  # pragma: no cover - a solver bug
+        raise RuntimeError(f"blocking set for {res.tile} leaves it a legal placement")
+    res.sequence, res.upper = seq, len(seq)
+    res.garden = replace(g, tile=res.tile, round=len(seq) + 1)
+    return seq
 
 
 def _exact_run(search: BlockingSearch, base: Garden, edition: HedgeMageEdition, res: TileAudit,
@@ -696,15 +705,7 @@ def _exact_run(search: BlockingSearch, base: Garden, edition: HedgeMageEdition, 
     ans = search.run(until)
     res.lower = max(res.lower, ans.lower)
     if ans.upper is not None and (res.upper is None or ans.upper < res.upper):
-        seq = order_for_replay(base, ans.placements)
-        if seq is None:  # pragma: no cover - the exact method only answers connected gardens
-            raise RuntimeError(f"blocking set for {res.tile} has split ground")
-        g = replay(base, edition, seq)
-        if legal_placements(g, edition.tiles[res.tile]).placements:  # pragma: no cover - a solver bug
-            raise RuntimeError(f"blocking set for {res.tile} leaves it a legal placement")
-        res.sequence, res.upper = seq, len(seq)
-        res.garden = replace(g, tile=res.tile, round=len(seq) + 1)
-        search.improve(seq)
+        search.improve(_take_blocking(base, edition, res, ans.placements))
 
 
 def _greedy_witness(sim: _Sim, tile: str, kmax: int, rng: random.Random, until: float,

@@ -74,7 +74,7 @@ from gnomekit.models.core.grid import Cell, all_cells, orthogonal_neighbours, wi
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.placement import Placement, candidates, legal_placements
 from gnomekit.models.hedge_mage.position import Garden, Hedge, ground_components
-from gnomekit.solver.core.sat import LitOrConst, SatModel, SatTimeout
+from gnomekit.solver.core.sat import LitOrConst, SatModel, SatTimeout, clause_literals
 from pysat.card import ITotalizer
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
@@ -133,13 +133,9 @@ class _RecordingSat(SatModel):
         self.kept: list[list[int]] = []
 
     def add(self, clause: Iterable[LitOrConst]) -> None:
-        out: list[int] = []
-        for x in clause:
-            if type(x) is bool:
-                if x:
-                    return
-                continue
-            out.append(int(x))
+        out = clause_literals(clause)
+        if out is None:
+            return
         self.kept.append(out)
         super().add(out)
 
