@@ -673,7 +673,7 @@ def _maxsat_run(base: Garden, edition: HedgeMageEdition, res: TileAudit, until: 
     res.lower = max(res.lower, ans.lower)
     if ans.status == "proven" and ans.upper is None:
         res.lower = res.max_before + 1
-    if ans.upper is not None:
+    if ans.upper is not None and (res.upper is None or ans.upper < res.upper):  # never a longer witness
         _take_blocking(base, edition, res, ans.placements)
 
 
