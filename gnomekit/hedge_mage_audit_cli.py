@@ -63,12 +63,14 @@ def _tile_line(a: TileAudit) -> str:
     else:
         up = "none found" if a.upper is None else str(a.upper)
         what = f"unknown: proven >= {a.lower}, best witness {up}"
-    return f"{a.tile:<5} {what}  [{a.seconds:.1f} s]"
+    took = f"same cell sets as {a.answered_with}, answered by its search" if a.answered_with else f"{a.seconds:.1f} s"
+    return f"{a.tile:<5} {what}  [{took}]"
 
 
 def _text_tiles(res: list[TileAudit], ed: HedgeMageEdition, secs: float, budget: float) -> str:
     lines = [f"(a) fewest earlier placements leaving a tile no legal placement "
-             f"(budget {budget:g} s a tile; took {secs:.1f} s)"]
+             f"(budget {budget:g} s a tile, tiles with the same cell sets searched once with their budgets "
+             f"added; took {secs:.1f} s)"]
     lines += ["  " + _tile_line(a) for a in res]
     for a in res:
         if a.garden is not None and a.upper:
@@ -211,7 +213,8 @@ def _audit(args: argparse.Namespace) -> Answer:
         t0 = time.monotonic()
         try:
             with bar("audit (a) tiles", args, "tile") as show:
-                res = audit_tiles(base, ed, tiles, args.time_per_tile, progress=show, backend=backend)
+                res = audit_tiles(base, ed, tiles, args.time_per_tile, progress=show, backend=backend,
+                                  share_twins=True)
         except BatchError as err:
             res, stop = err.partial, err
         secs = time.monotonic() - t0

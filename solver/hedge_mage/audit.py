@@ -354,6 +354,8 @@ class TileAudit:
     garden: Garden | None = None
     seconds: float = 0.0
     stats: dict[str, int] = field(default_factory=dict)
+    #: the twin (``twins``) whose search answered this tile too, or None when searched itself
+    answered_with: str | None = None
 
     @property
     def value(self) -> int | None:
@@ -379,6 +381,7 @@ class TileAudit:
             "witness": _witness_json(self.sequence, self.garden),
             "seconds": round(self.seconds, 3),
             "stats": self.stats,
+            "answered_with": self.answered_with,
         }
 
 
@@ -522,7 +525,7 @@ def audit_tile(
     proven (every smaller k is UNSAT) and ``upper`` is the best witness found.
 
     With ``method`` "exact" (the default) or "exact-count": the split search
-    ``blocking.BlockingSearch`` for a tenth of the budget (N5 = 4 in 3 s), then
+    ``blocking.BlockingSearch`` for a tenth of the budget, at least 8 s (N5 = 4 in 3-5 s), then
     ``blocking.maxsat_blocking`` (RC2 on the cell-set model, ring counts; to half
     the budget: I4 = 5 in 14 s), then the split search again, raising k from the
     best bound (cell-set model, every
@@ -597,7 +600,7 @@ def audit_tile(
         search = BlockingSearch(base, edition, tile, kmax, ring="count" if method == "exact-count" else "labels")
     try:
         if search is not None:  # split search, MaxSAT, split search: a cheap value is proven at once
-            _exact_run(search, base, edition, res, t0 + 0.1 * seconds)
+            _exact_run(search, base, edition, res, t0 + _first_split_share(seconds) * seconds)
             if not settled():
                 _maxsat_run(base, edition, res, t0 + 0.5 * seconds)
             if not settled():
@@ -665,6 +668,16 @@ def audit_tile(
     res.stats = stats
     res.seconds = time.monotonic() - t0
     return res
+
+
+def _first_split_share(seconds: float) -> float:
+    """The share of a tile's budget the split search gets first: a tenth, but at least 8 s (at most 0.4).
+
+    N5's value is proven by the split search in 2.5-4.5 s (MaxSAT stalls on it; measured
+    4.5 s with the machine's load at 3.5), so a small budget (the CLI's 15 s a tile)
+    must not cut it at 1.5 s.
+    """
+    return max(0.1, min(0.4, 8.0 / seconds)) if seconds > 0 else 0.1
 
 
 def _maxsat_run(base: Garden, edition: HedgeMageEdition, res: TileAudit, until: float) -> None:
@@ -787,7 +800,8 @@ def from_twin(base: Garden, edition: HedgeMageEdition, tile: str, twin: TileAudi
             p = next(c.placement for c in candidates(base, edition.tiles[twin.tile])
                      if c.placement.cells == p.cells)
         seq.append(p)
-    res = replace(twin, tile=tile, sequence=[], garden=None, stats={**twin.stats, "from_twin": 1})
+    res = replace(twin, tile=tile, sequence=[], garden=None, stats={**twin.stats, "from_twin": 1},
+                  answered_with=twin.tile)
     if twin.upper is not None:
         order = order_for_replay(base, seq)
         if order is None:  # pragma: no cover - the twin's witness was replayed
