@@ -119,12 +119,13 @@ def _search(pos: Position, decks: str, max_turns: int, budget: Budget, method: s
     row.nodes = sr.nodes
 
 
-DIRECT_SHARE = 0.25  # hidden rows: the direct search's share of the row's seconds (the rest certifies)
+DIRECT_SHARE = 0.25  # hidden rows: the direct search's least share of the row's seconds (after the certificate)
 
 
 def _certify(edition: MidnightEdition, name: str, pos: Position, max_turns: int, budget: Budget,
              row: OpeningRow, row_seconds: float | None = None) -> None:
     """Deepen ``row`` (hidden decks, no win found) with a deal certificate within ``budget``."""
+    from gnomekit.solver.gnomes_at_midnight.deals import engine as deals_engine
     from gnomekit.solver.gnomes_at_midnight.deals import every_deal, hidden_bound
 
     if row.no_win_within >= max_turns or (budget.seconds is not None and budget.seconds <= 0):
@@ -139,6 +140,7 @@ def _certify(edition: MidnightEdition, name: str, pos: Position, max_turns: int,
     left = None if budget.seconds is None else max(0.0, budget.seconds - (time.perf_counter() - t0))
     hb = hidden_bound(edition, name, start, max_turns, Budget(states=budget.states, seconds=left), base=pos)
     row.certificate = {**hb.to_json(), "start_deals": start.deals, "start_nodes": start.nodes}
+    row.engine = deals_engine()  # every_deal's and hidden_bound's searches
     row.nodes += start.nodes + hb.nodes
     if hb.within > row.no_win_within:
         row.no_win_within = hb.within
@@ -151,6 +153,45 @@ def _certify(edition: MidnightEdition, name: str, pos: Position, max_turns: int,
         row.budget_out = hb.stopped_by != "deals"
 
 
+def _hidden_row(edition: MidnightEdition, name: str, pos: Position, max_turns: int, budget: Budget,
+                method: str, row: OpeningRow, t0: float) -> None:
+    """A hidden-deck row: the deal certificate first (its share of the time), then the direct search.
+
+    The certificate settles some cards at ``max_turns`` in seconds (tee, ell, skew: under 2 s at 12,
+    where the direct search spent its whole quarter first); it can never show a win, so when it
+    stops short the direct search gets the rest of the row's time (at least ``DIRECT_SHARE``) to
+    find one, and the row keeps the deeper "no forced win within" of the two.
+    """
+    cert_share = None if budget.seconds is None else budget.seconds * (1.0 - DIRECT_SHARE)
+    _certify(edition, name, pos, max_turns, Budget(states=budget.states, seconds=cert_share), row,
+             budget.seconds)
+    if row.status == "no-win":
+        return
+    left = None if budget.seconds is None else max(0.0, budget.seconds - (time.perf_counter() - t0))
+    direct = OpeningRow(row.dance, row.decks, row.seed, "unknown")
+    _search(pos, "hidden", max_turns, Budget(states=budget.states, seconds=left), method, direct)
+    row.nodes += direct.nodes
+    if direct.engine != "numba":  # the row names the slower engine when the two differ
+        row.engine = direct.engine
+    if direct.status == "win":
+        assert direct.turns is not None
+        if direct.turns <= row.no_win_within:  # pragma: no cover - the certificate is sound (tested)
+            raise RuntimeError(f"{name}: hidden win in {direct.turns} but a deal shows none within "
+                               f"{row.no_win_within}")
+        row.status, row.turns, row.first_move = "win", direct.turns, direct.first_move
+        row.no_win_within, row.exhausted = direct.turns - 1, None
+        return
+    row.no_win_within = max(row.no_win_within, direct.no_win_within)
+    if direct.status == "no-win" or row.no_win_within >= max_turns:
+        row.status, row.exhausted = "no-win", None
+    else:
+        row.status = "unknown"
+        if row.exhausted is None or not row.budget_out:  # the direct search's budget stopped the row
+            timed = budget.seconds is not None and (direct.exhausted or "").endswith(" s")
+            row.exhausted = f"{budget.seconds:g} s" if timed else direct.exhausted
+            row.budget_out = True
+
+
 START_DEPTH = 4  # the certificate's candidate deals: those without a win within 4 (top 3 cards fixed)
 
 
@@ -161,10 +202,11 @@ def settle_opening(edition: MidnightEdition, *, dances: Sequence[str] | None = N
                    certify: bool = True) -> list[OpeningRow]:
     """One row per dance card x deck mode (x seed, for open decks); ``budget`` is per row.
 
-    Hidden decks with ``certify``: the direct search gets a quarter of the row's time; when it
-    finds no win, the rest goes to a deal certificate (``deals.hidden_bound``: a deal under which
-    green, even knowing the top cards, has no win within n; a hidden-deck win would be one), and
-    the row's "no forced win within" is the deeper of the two.
+    Hidden decks with ``certify``: a deal certificate first (``deals.hidden_bound``: a deal under
+    which green, even knowing the top cards, has no win within n; a hidden-deck win would be one),
+    for three quarters of the row's time; when it does not reach ``max_turns``, the direct search
+    gets the rest (it alone can find a win), and the row's "no forced win within" is the deeper of
+    the two.
 
     With ``proof_dir`` every win is exported there as a proof tree (``<card>-<decks>[-s<seed>].json.gz``)
     and replayed by the independent checker (``proof.check_proof``); the row records the outcome.
@@ -194,13 +236,7 @@ def settle_opening(edition: MidnightEdition, *, dances: Sequence[str] | None = N
                 row = OpeningRow(name, mode, seed if mode == "open" else None, "unknown")
                 t0 = time.perf_counter()
                 if mode == "hidden" and certify:
-                    direct = Budget(states=budget.states,
-                                    seconds=None if budget.seconds is None else budget.seconds * DIRECT_SHARE)
-                    _search(pos, mode, max_turns, direct, method, row)
-                    if row.status == "unknown":
-                        left = None if budget.seconds is None else budget.seconds - (time.perf_counter() - t0)
-                        _certify(edition, name, pos, max_turns, Budget(states=budget.states, seconds=left), row,
-                                 budget.seconds)
+                    _hidden_row(edition, name, pos, max_turns, budget, method, row, t0)
                 else:
                     _search(pos, mode, max_turns, budget, method, row)
                 row.seconds = time.perf_counter() - t0

@@ -146,3 +146,29 @@ def test_what_stopped_a_certificate_is_named() -> None:
     row.budget_out = True
     row.exhausted = "150 s"
     assert row.text() == "unknown (no forced win within 9; budget: 150 s)"
+
+
+def test_opening_hidden_row_certificate_first_then_the_direct_search() -> None:
+    """A hidden row tries the certificate first and the direct search after it: on random positions the
+    row's answer is the reference hidden search's (a win in w: found by the direct search, the
+    certificate below w; no win within 3: settled), and the certificate alone never claims a win."""
+    import time
+
+    from gnomekit.models.gnomes_at_midnight.setup import random_position
+    from gnomekit.solver.core.budget import Budget
+    from gnomekit.solver.gnomes_at_midnight.opening import OpeningRow, _hidden_row
+
+    wins = 0
+    for seed in range(0, 40, 2):
+        pos, _played = random_position(ED, seed, 4 + seed % 5)
+        row = OpeningRow("square", "hidden", None, "unknown")
+        _hidden_row(ED, "square", pos, 3, Budget(), "ab", row, time.perf_counter())
+        want = next((n for n in range(1, 4) if forced_win_within(pos, n, decks="hidden")), None)
+        if want is None:
+            assert (row.status, row.no_win_within, row.exhausted) == ("no-win", 3, None), (seed, row)
+        else:
+            wins += 1
+            assert (row.status, row.turns, row.no_win_within) == ("win", want, want - 1), (seed, row)
+            assert row.first_move is not None
+            assert row.certificate is not None and row.certificate["no_win_within"] < want
+    assert wins >= 3, wins

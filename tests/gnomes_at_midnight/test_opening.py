@@ -77,6 +77,10 @@ def test_opening_rows(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert by["open"].status == "win" and by["open"].turns == 4 and by["open"].proof_checked
     assert by["hidden"].status == "no-win" and by["hidden"].no_win_within == 4
     assert by["hidden"].proof is None
+    from gnomekit.solver.gnomes_at_midnight import jit
+
+    if jit.available():  # settled by the certificate alone, which names its engine
+        assert by["hidden"].engine == by["open"].engine == "numba"
 
 
 def test_opening_budget_is_unknown_not_no() -> None:
