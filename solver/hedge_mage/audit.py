@@ -526,14 +526,15 @@ def audit_tile(
 
     With ``method`` "exact" (the default) or "exact-count": the split search
     ``blocking.BlockingSearch`` for a tenth of the budget, at least 8 s (N5 = 4 in 3-5 s), then
-    ``blocking.maxsat_blocking`` (RC2 on the cell-set model, ring counts; to half
-    the budget: I4 = 5 in 14 s), then the split search again, raising k from the
+    ``blocking.maxsat_blocking`` (RC2 on the cell-set model, ring counts; to 0.7 of
+    the budget: I4 = 5 in 14-23 s, S4 = 5 in 40 s), then the split search again, raising k from the
     best bound (cell-set model, every
     placement of the tile from the start, half-turn symmetry, counts per shape;
     "exact": exact ring condition, "exact-count": its hedge counts only,
-    ``ring="count"``) to 0.6 of the budget, then, when it has not finished, a
+    ``ring="count"``) to 0.75 of the budget, then, when it has not finished, a
     randomised greedy search (a tenth) and SAT asking for ever shorter witnesses on
-    one incremental model (a quarter, 0.4 with no witness yet) give an upper bound,
+    one incremental model (a quarter, 0.4 with no witness yet, never past the budget)
+    give an upper bound,
     and the split search resumes where it stopped for the rest.  With "cegar" (the
     first method): the greedy search (a tenth), the shorter witnesses (up to half
     the budget), then k raised on small fresh models.
@@ -602,9 +603,9 @@ def audit_tile(
         if search is not None:  # split search, MaxSAT, split search: a cheap value is proven at once
             _exact_run(search, base, edition, res, t0 + _first_split_share(seconds) * seconds)
             if not settled():
-                _maxsat_run(base, edition, res, t0 + 0.5 * seconds)
+                _maxsat_run(base, edition, res, t0 + 0.7 * seconds)
             if not settled():
-                _exact_run(search, base, edition, res, t0 + 0.6 * seconds)
+                _exact_run(search, base, edition, res, t0 + 0.75 * seconds)
         if not settled():
             # the greedy search (a tenth of the budget) for an early, short witness
             floor = res.lower
@@ -621,7 +622,7 @@ def audit_tile(
             if search is None:
                 until = t0 + 0.5 * seconds
             else:
-                until = time.monotonic() + (0.4 if res.upper is None else 0.25) * seconds
+                until = min(deadline, time.monotonic() + (0.4 if res.upper is None else 0.25) * seconds)
             first = _TileBlocker(geo, tile, kmax)
             try:
                 k = kmax if res.upper is None else res.upper - 1
