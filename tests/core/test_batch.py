@@ -181,9 +181,22 @@ AUDITS = [
 ]
 
 
+_ONE_JOB: dict[tuple[str, ...], tuple[int, Any]] = {}
+
+
+def one_job(argv: list[str]) -> tuple[int, Any]:
+    """``argv`` in-process (``--jobs 1``): the reference answer, computed once per worker and shared by
+    the process-pool and the Ray comparisons (the answer does not depend on which test asks)."""
+    key = tuple(argv)
+    if key not in _ONE_JOB:
+        _ONE_JOB[key] = run([*argv, "--json", "--jobs", "1"])
+    code, data = _ONE_JOB[key]
+    return code, json.loads(json.dumps(data))  # a fresh copy: a test may not change another's answer
+
+
 @pytest.mark.parametrize("argv", AUDITS, ids=lambda a: a[0])
 def test_audit_with_one_job_and_two_gives_the_same_json(argv: list[str]) -> None:
-    c1, one = run([*argv, "--json", "--jobs", "1"])
+    c1, one = one_job(argv)
     c2, two = run([*argv, "--json", "--jobs", "2"])
     assert c1 == c2 == 0
     assert untimed(one) == untimed(two)
@@ -209,7 +222,7 @@ def test_ray_gives_the_same_answers_as_one_job() -> None:
     ray_runtime(Backend("ray", 2, "local"))
     try:
         for argv in [*AUDITS, ["tour", "--game", "hexen-rennen"]]:
-            c1, one = run([*argv, "--json", "--jobs", "1"])
+            c1, one = one_job(argv)
             cr, on_ray = run([*argv, "--json", "--ray", "--jobs", "2"])
             assert c1 == cr == 0, argv
             assert untimed(one) == untimed(on_ray), argv
