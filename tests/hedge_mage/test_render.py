@@ -14,7 +14,6 @@ import os
 import random
 import re
 from pathlib import Path
-from xml.dom import minidom
 
 import pytest
 from gnomekit.models.core.svg import Marks
@@ -23,6 +22,7 @@ from gnomekit.models.hedge_mage.game import GardenPosition, RunningPosition
 from gnomekit.models.hedge_mage.running import Action, apply_action
 
 import gnomekit
+from tests import svgdom  # minidom's calls on ElementTree (a tenth of the time)
 
 G = gnomekit.game("hedge-mage")
 ED = G.edition
@@ -70,8 +70,8 @@ hedges: a=D2
 """
 
 
-def _parse(svg: str) -> minidom.Document:
-    return minidom.parseString(svg)
+def _parse(svg: str) -> svgdom.Document:
+    return svgdom.parseString(svg)
 
 
 def _cells_with(svg: str, cls: str) -> set[tuple[int, int]]:

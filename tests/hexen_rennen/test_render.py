@@ -13,7 +13,6 @@ import os
 import random
 import tomllib
 from pathlib import Path
-from xml.dom import minidom
 
 import pytest
 from gnomekit.models.core.svg import Marks
@@ -21,6 +20,7 @@ from gnomekit.models.hexen_rennen import render
 from gnomekit.models.hexen_rennen.game import HexenPosition, Play, Witch
 
 import gnomekit
+from tests import svgdom  # minidom's calls on ElementTree (a tenth of the time)
 
 GOLDEN = Path(__file__).parent / "golden"
 PUZZLES = Path(__file__).parents[2] / "puzzles" / "hexen-rennen"
@@ -28,8 +28,8 @@ GAME = gnomekit.game("hexen-rennen")
 LAYOUT = render.Layout(GAME.edition)
 
 
-def _parse(svg: str) -> minidom.Document:
-    doc = minidom.parseString(svg)
+def _parse(svg: str) -> svgdom.Document:
+    doc = svgdom.parseString(svg)
     assert doc.documentElement.tagName == "svg"
     return doc
 
