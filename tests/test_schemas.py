@@ -7,6 +7,7 @@ reader cannot drift apart); and a schema rejects what the reader rejects for a m
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import subprocess
@@ -36,7 +37,10 @@ GAME_SCHEMA = {"hedge-mage": "hedge-mage-garden", "gnomes-at-midnight": "gnomes-
                "hexen-rennen": "hexen-rennen-position", "gnome-hollow": "gnome-hollow-position"}
 
 
+@functools.cache
 def schema(name: str) -> Any:
+    """The validator of ``docs/schemas/NAME.schema.json``, itself checked against the meta-schema (once a
+    worker: the check is most of a validation's time)."""
     doc = json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(doc)
     return jsonschema.Draft202012Validator(doc)
