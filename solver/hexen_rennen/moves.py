@@ -6,7 +6,15 @@ from dataclasses import dataclass, field
 
 from gnomekit.models.hexen_rennen.edition import HexenEdition
 from gnomekit.models.hexen_rennen.position import Position
-from gnomekit.models.hexen_rennen.turn import ChainState, Decision, Rules, Turn, TurnPlan, movable_witches
+from gnomekit.models.hexen_rennen.turn import (
+    ChainState,
+    Decision,
+    Rules,
+    Turn,
+    TurnPlan,
+    game_over_violation,
+    movable_witches,
+)
 
 
 @dataclass
@@ -39,8 +47,15 @@ def count_paths(turn: Turn, st: ChainState, memo: dict[ChainState, int]) -> int:
 
 def all_turns(pos: Position, edition: HexenEdition, roll: int, rules: Rules | None = None,
               limit: int = 10000) -> TurnList:
-    """All legal turns (witch + decisions), listed up to ``limit``; a pass when no witch can move."""
+    """All legal turns (witch + decisions), listed up to ``limit``; a pass when no witch can move.
+
+    A finished race (``game_over_violation``: a playing clan has every witch on the finish board) has
+    none, whatever the roll: not a chain, not a pass (``replay`` refuses every turn there, and the
+    protocol position is terminal).
+    """
     out = TurnList(0)
+    if game_over_violation(pos, edition) is not None:
+        return out
     any_move = False
     for origin, target, _ in movable_witches(pos, edition, roll, rules):
         if target is None:

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 from gnomekit.models.hexen_rennen.game import make_game
-from gnomekit.models.hexen_rennen.notation import parse_turn, position_to_text
+from gnomekit.models.hexen_rennen.notation import parse_turn, position_to_text, turn_to_text
 from gnomekit.models.hexen_rennen.turn import replay
+from gnomekit.solver.hexen_rennen.moves import all_turns
 
 from gnomekit.cli import main
 from tests.hexen_rennen.hexen_build import ED, make
@@ -80,6 +81,20 @@ def test_moves_lists_none_and_says_why(over_file: Path, capsys: pytest.CaptureFi
     code, out, _ = run(capsys, "moves", str(over_file), *roll, "--json")
     d = json.loads(out)
     assert code == 1 and d["count"] == 0 and d["turns"] == [] and d["reason"] == f"{SENTENCE} ({RESULT})"
+
+
+def test_the_move_generator_lists_no_turn_on_a_finished_race() -> None:
+    """``all_turns`` (the library under ``moves``): no chain and no pass, for every face of the die, while
+    the same position one witch short of the finish lists fog's turns (fog's witches could move)."""
+    running = make({}, {"weather": [49, 50, 20], "fog": [0, 3, 12]}, {"fog": [2, 5]},
+                   players=("weather", "fog"), to_move="fog")
+    for roll in ED.die:
+        turns = all_turns(OVER, ED, roll)
+        assert (turns.count, turns.turns, turns.complete) == (0, [], True), roll
+        assert all_turns(OVER, ED, roll, limit=0).count == 0
+        live = all_turns(running, ED, roll)
+        assert live.count == len(live.turns) >= 1 and all(t.plan.witch is not None for t in live.turns), roll
+    assert "12" in [turn_to_text(t.plan) for t in all_turns(running, ED, 3).turns]
 
 
 def test_moves_still_checks_a_roll_given(over_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
