@@ -1,4 +1,9 @@
-"""Test options: ``--runslow`` runs the full-size cross-checks marked ``slow``."""
+"""Test options: ``--runslow`` runs the full-size cross-checks marked ``slow``.
+
+Those also marked ``ci`` are checks the default run leaves out only for their time (the README's
+command stays within a few minutes on two cores); CI runs them after it (``.ci/run``:
+``--runslow -m ci``).
+"""
 
 from __future__ import annotations
 

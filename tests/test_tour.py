@@ -5,22 +5,56 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import gnomekit.solver.gnomes_at_midnight.puzzles as mid_puzzles
 import gnomekit.solver.hedge_mage.puzzles as hm_puzzles
 import pytest
 
 from gnomekit.cli import main
+from gnomekit.tour_runner import TOUR_GAMES
+
+GAMES = [g for g, _ in TOUR_GAMES]
 
 
-def test_tour_solves_and_verifies_everything(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["tour"]) == 0
-    out = capsys.readouterr().out
+def _every_game_solved_and_verified(out: str) -> None:
+    """The text of a whole tour: every game's puzzles shown, each row all solved and verified."""
     assert "=== hedge-mage 1/" in out and "question:" in out and "answer:" in out
     header = [line for line in out.splitlines() if line.startswith("game ")]
     assert header and all(w in header[0] for w in ("puzzles", "solved", "verified", "time"))
-    row = next(line for line in out.splitlines() if line.startswith("hedge-mage ") and line.split()[1].isdigit())
+    rows = {line.split()[0]: line.split() for line in out.splitlines()
+            if line.split()[:1] and line.split()[0] in GAMES and line.split()[1].isdigit()}
+    assert set(rows) == set(GAMES)
+    for game, row in rows.items():
+        n = row[1]
+        assert n != "0" and row[2:4] == [f"{n}/{n}", f"{n}/{n}"], row
+        assert f"=== {game} {n}/{n}:" in out
     n = len(hm_puzzles.puzzle_files())
-    assert f"{n}/{n}" in row
+    assert rows["hedge-mage"][1] == str(n)
     assert "puzzles solved and verified" in out and "MISMATCH" not in out
+
+
+@pytest.mark.slow
+@pytest.mark.ci
+def test_tour_solves_and_verifies_everything(capsys: pytest.CaptureFixture[str]) -> None:
+    """``gnomekit tour`` as the README runs it: every bundled puzzle (about 20 s of solving; CI runs it)."""
+    assert main(["tour"]) == 0
+    out = capsys.readouterr().out
+    _every_game_solved_and_verified(out)
+    assert f"=== gnomes-at-midnight {len(mid_puzzles.puzzle_files())}/" in out
+
+
+def test_tour_solves_and_verifies_every_game(capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole tour, every game's puzzles but Gnomes at Midnight's wins in 4 and 5 (three quarters of
+    the tour's time; the full tour above and tests/gnomes_at_midnight/test_puzzles.py's long puzzles are
+    slow, and CI runs them)."""
+    files = mid_puzzles.puzzle_files()
+    short = [f for f in files if f.stem[:8] in ("win-in-1", "win-in-2", "win-in-3")]
+    assert 0 < len(short) < len(files)
+    monkeypatch.setattr(mid_puzzles, "puzzle_files", lambda: short)  # the tour lists them in this process
+    assert main(["tour"]) == 0
+    out = capsys.readouterr().out
+    _every_game_solved_and_verified(out)
+    assert f"=== gnomes-at-midnight {len(short)}/{len(short)}:" in out and "win-in-4" not in out
 
 
 def test_tour_json(capsys: pytest.CaptureFixture[str]) -> None:
