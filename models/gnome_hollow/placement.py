@@ -360,9 +360,13 @@ def legal_placements(pos: Position, edition: GnomeHollowEdition, tile_id: str, n
     out: list[Placement] = []
     orients = (0,) if tile.wildflower else (tile.distinct_orientations if distinct else tuple(range(12)))
     for cell in legal_cells(pos, nets):
+        fixed = () if tile.wildflower else fixed_edges(nets, cell)
         for o in orients:
+            row = tile.edge_path[o]
+            if any((row[e] >= 0) != path for e, path in fixed):  # ``fits``, the neighbours read once a cell
+                continue
             p = Placement(tile_id, cell, o)
-            if fits(nets, tile, cell, o) and _claims_ok(nets, p, edition, claims, mover, permits, tile.wildflower):
+            if _claims_ok(nets, p, edition, claims, mover, permits, tile.wildflower):
                 out.append(p)
     return out
 
@@ -371,6 +375,17 @@ class HasGrid(Protocol):
     """Anything that keeps a garden's grid (cell -> tile, orientation): the union-find or the graph."""
 
     grid: dict[Hex, tuple[Tile, int]]
+
+
+def fixed_edges(nets: HasGrid, cell: Hex) -> tuple[tuple[int, bool], ...]:
+    """The edges of ``cell`` its neighbours decide, as (edge, must be a path): ``fits`` for every orientation
+    of a tile at once (a wildflower neighbour decides nothing)."""
+    out = []
+    for e in range(6):
+        got = nets.grid.get(neighbour(cell, e))
+        if got is not None and not got[0].wildflower:
+            out.append((e, got[0].edge_path[got[1]][opposite(e)] >= 0))
+    return tuple(out)
 
 
 def fits(nets: HasGrid, tile: Any, cell: Hex, o: int) -> bool:
