@@ -60,9 +60,10 @@ def reference_distances(g: Garden) -> list[int]:
     return out
 
 
-def reference_block(g: Garden, cells: tuple[Cell, ...]) -> int:
+def reference_block(g: Garden, cells: tuple[Cell, ...], before: int | None = None) -> int:
+    """The block measure of a hedge on ``cells``: sum d(after) - sum d(g) (``before``: sum d(g), if known)."""
     after = g.with_hedge(Hedge("D2", cells, cells[0]))
-    return sum(reference_distances(after)) - sum(reference_distances(g))
+    return sum(reference_distances(after)) - (sum(reference_distances(g)) if before is None else before)
 
 
 def messy_garden(seed: int) -> Garden:
@@ -105,14 +106,15 @@ def check_block_measure(seed: int, per_garden: int) -> None:
     g = messy_garden(seed)
     rng = random.Random(f"messy-cands/{seed}")
     meter = BlockMeter(g)
-    assert list(meter.before) == reference_distances(g)
+    before = reference_distances(g)
+    assert list(meter.before) == before
     tile = ED.tiles[rng.choice(list(ED.tiles))]
     cands = candidates(g, tile)
     for cand in rng.sample(cands, k=min(per_garden, len(cands))):
         cells = cand.placement.cells
-        after = g.with_hedge(Hedge(tile.name, cells, cand.placement.sigil))
-        assert list(meter.distances(meter.mask(cells))) == reference_distances(after), (seed, cells)
-        assert meter.block(meter.mask(cells)) == reference_block(g, cells)
+        after = reference_distances(g.with_hedge(Hedge(tile.name, cells, cand.placement.sigil)))
+        assert list(meter.distances(meter.mask(cells))) == after, (seed, cells)
+        assert meter.block(meter.mask(cells)) == sum(after) - sum(before)  # reference_block, walks not repeated
 
 
 def test_block_measure_matches_networkx() -> None:
@@ -220,12 +222,13 @@ def test_best_points_sat_matches_enumeration_many() -> None:
 def reference_scores(g: Garden) -> list[tuple[int, int, int, tuple[str, tuple[Cell, ...], Cell]]]:
     """(points, block, option index, key) of every legal placement, from the words and networkx."""
     out = []
+    before = sum(reference_distances(g))  # the same for every placement
     for i, opt in enumerate(tile_options(g, ED)):
         for cand in candidates(g, ED.tiles[opt.tile]):
             p = cand.placement
             if is_legal_slow(g, p):
                 pts, _ = movement_points(g, with_tokens(g, p))
-                out.append((pts, reference_block(g, p.cells), i, p.key))
+                out.append((pts, reference_block(g, p.cells, before), i, p.key))
     return out
 
 
