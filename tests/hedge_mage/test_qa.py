@@ -11,6 +11,7 @@ tile.  The regression tests pin the bugs this QA found.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 from collections import deque
@@ -75,11 +76,17 @@ class Ref:
                          | {tuple(g["at"]) for g in d["gnomes"]} | {tuple(m["at"]) for m in d["mages"]})
         self.sleeping = [tuple(g["at"]) for g in d["gnomes"] if not g["awake"]]
         self.mages = [tuple(m["at"]) for m in d["mages"]]
+        self._around = {c: self._neighbours(c) for c in itertools.product(range(self.rows), range(self.cols))}
 
-    def neighbours(self, c: Cell) -> list[Cell]:
+    def _neighbours(self, c: Cell) -> list[Cell]:
         r, k = c
         return [(a, b) for a, b in ((r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1))
                 if 0 <= a < self.rows and 0 <= b < self.cols]
+
+    def neighbours(self, c: Cell) -> list[Cell]:
+        """The in-bounds orthogonal neighbours (of a garden cell: listed once per garden)."""
+        around = self._around.get(c)
+        return self._neighbours(c) if around is None else around
 
     def broken(self, cells: tuple[Cell, ...]) -> set[str]:
         out = set()
