@@ -80,6 +80,7 @@ class SatModel:
         self.solver = Solver(name=solver)
         self.name = solver
         self.unsat_forever = False  # an empty clause was added
+        self.cancelled = False  # set by ``cancel`` (from another thread): every solve times out
         self.stats: dict[str, float] = {"solves": 0, "clauses": 0, "solve_seconds": 0.0}
         self._model: list[int] | None = None
         self._core: list[int] = []
@@ -185,10 +186,19 @@ class SatModel:
         self.solver.add_clause([-act])
 
     # -- solving ------------------------------------------------------------------------------
+    def cancel(self) -> None:
+        """Stop the running solve and every later one (``SatTimeout``), e.g. from another thread whose
+        answer made this search moot.  Only a call with a deadline can be interrupted."""
+        self.cancelled = True
+        self.solver.interrupt()
+
     def solve(self, assumptions: Sequence[int] = (), deadline: float | None = None) -> bool:
-        """Solve under assumptions; raise ``SatTimeout`` if ``deadline`` (time.monotonic) passes."""
+        """Solve under assumptions; raise ``SatTimeout`` if ``deadline`` (time.monotonic) passes
+        or the model was cancelled."""
         t0 = time.perf_counter()
         self.stats["solves"] += 1
+        if self.cancelled:
+            raise SatTimeout()
         try:
             if deadline is None:
                 ok = self.solver.solve(assumptions=list(assumptions))
@@ -203,7 +213,7 @@ class SatModel:
                 finally:
                     timer.cancel()
                     self.solver.clear_interrupt()
-                if res is None:
+                if res is None or self.cancelled:
                     raise SatTimeout()
                 ok = bool(res)
         finally:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -51,7 +52,7 @@ from gnomekit.models.hedge_mage.position import Garden, ground_components
 from gnomekit.models.hedge_mage.setup import deal_deck, new_garden
 from gnomekit.solver.core.batch import Backend, BatchError, Progress, auto_chunk, run_batch
 from gnomekit.solver.core.sat import SatModel, SatTimeout
-from gnomekit.solver.hedge_mage.blocking import BlockingSearch, maxsat_blocking
+from gnomekit.solver.hedge_mage.blocking import BlockingAnswer, BlockingSearch, maxsat_blocking
 from pysat.card import ITotalizer
 
 SAT_SOLVER = "glucose4"  # supports interrupts (time budgets)
@@ -524,20 +525,18 @@ def audit_tile(
     blocks the tile).  Status "unknown": the time budget ran out; ``lower`` is
     proven (every smaller k is UNSAT) and ``upper`` is the best witness found.
 
-    With ``method`` "exact" (the default) or "exact-count": the split search
-    ``blocking.BlockingSearch`` for a tenth of the budget, at least 8 s (N5 = 4 in 3-5 s), then
-    ``blocking.maxsat_blocking`` (RC2 on the cell-set model, ring counts; to 0.7 of
-    the budget: I4 = 5 in 14-23 s, S4 = 5 in 40 s), then the split search again, raising k from the
-    best bound (cell-set model, every
-    placement of the tile from the start, half-turn symmetry, counts per shape;
-    "exact": exact ring condition, "exact-count": its hedge counts only,
-    ``ring="count"``) to 0.75 of the budget, then, when it has not finished, a
-    randomised greedy search (a tenth) and SAT asking for ever shorter witnesses on
-    one incremental model (a quarter, 0.4 with no witness yet, never past the budget)
-    give an upper bound,
-    and the split search resumes where it stopped for the rest.  With "cegar" (the
-    first method): the greedy search (a tenth), the shorter witnesses (up to half
-    the budget), then k raised on small fresh models.
+    With ``method`` "exact" (the default) or "exact-count", two searches side by side for the
+    whole budget, the first to settle the tile stopping the other: ``blocking.maxsat_blocking``
+    in a thread (RC2 on the cell-set model, ring counts: I4 = 5 in 14-23 s idle, S4 = 5 in
+    about 40 s), and here the split search ``blocking.BlockingSearch`` (cell-set model, every
+    placement of the tile from the start, half-turn symmetry, counts per shape; "exact": exact
+    ring condition, "exact-count": its hedge counts only, ``ring="count"``) for a tenth of
+    the budget, at least 8 s (N5 = 4 in 3-5 s), a randomised greedy search (a twentieth) for
+    a first witness, shorter witnesses by ``BlockingSearch.probe`` in the count form
+    (``_probe_run``, to half the budget: T4's 5-placement witness in 1.4 s), then the split
+    search again for the rest.  With "cegar" (the first method): the greedy search (a
+    tenth), the shorter witnesses on the first model (up to half the budget), then k
+    raised on small fresh models.
     A proven value v is proven by UNSAT at v - 1 (``stats["unsat_at"]``).
     Every witness is replayed from setup and checked by enumeration.
     """
@@ -599,30 +598,35 @@ def audit_tile(
     search: BlockingSearch | None = None
     if method in ("exact", "exact-count"):
         search = BlockingSearch(base, edition, tile, kmax, ring="count" if method == "exact-count" else "labels")
+    prober: BlockingSearch | None = None
+    portfolio: _MaxSatThread | None = None
     try:
-        if search is not None:  # split search, MaxSAT, split search: a cheap value is proven at once
+        if search is not None:
+            # MaxSAT in a thread beside the split search, greedy and probes here (each SAT call
+            # releases the GIL); whichever settles the tile first cancels the other
+            prober = search if method == "exact-count" else BlockingSearch(base, edition, tile, kmax, ring="count")
+            portfolio = _MaxSatThread(base, edition, tile, kmax, deadline, (search, prober))
+
+            def folded() -> bool:
+                assert portfolio is not None
+                portfolio.fold(res)
+                return settled()
+
             _exact_run(search, base, edition, res, t0 + _first_split_share(seconds) * seconds)
-            if not settled():
-                _maxsat_run(base, edition, res, t0 + 0.7 * seconds)
-            if not settled():
-                _exact_run(search, base, edition, res, t0 + 0.75 * seconds)
-        if not settled():
+            if not folded():
+                _greedy_run(base, edition, res, kmax, time.monotonic() + 0.05 * seconds)
+            if not folded():
+                _probe_run(prober, base, edition, res, t0 + 0.5 * seconds, seconds, folded)
+            if not folded():
+                _exact_run(search, base, edition, res, deadline)
+            folded()
+        if search is None and not settled():
             # the greedy search (a tenth of the budget) for an early, short witness
-            floor = res.lower
-            seq0 = _greedy_witness(_Sim(base, edition), tile, kmax, random.Random(f"audit/{tile}"),
-                                   time.monotonic() + 0.1 * seconds, floor=floor)
-            if seq0 is not None and (res.upper is None or len(seq0) < res.upper):
-                g = replay(base, edition, seq0)
-                if not legal_placements(g, tobj).placements:
-                    res.sequence, res.upper = seq0, len(seq0)
-                    res.garden = replace(g, tile=tile, round=len(seq0) + 1)
-        if not settled():
+            _greedy_run(base, edition, res, kmax, time.monotonic() + 0.1 * seconds)
+        if search is None and not settled():
             # witnesses with fewer placements than the best so far, on one incremental model;
             # UNSAT for "at most k" proves the lower bound k + 1
-            if search is None:
-                until = t0 + 0.5 * seconds
-            else:
-                until = min(deadline, time.monotonic() + (0.4 if res.upper is None else 0.25) * seconds)
+            until = t0 + 0.5 * seconds
             first = _TileBlocker(geo, tile, kmax)
             try:
                 k = kmax if res.upper is None else res.upper - 1
@@ -638,9 +642,13 @@ def audit_tile(
                     k = res.upper - 1
             finally:
                 done(first)
-        if search is not None and not settled():
-            _exact_run(search, base, edition, res, deadline)
     finally:
+        if portfolio is not None:
+            portfolio.stop()
+            portfolio.fold(res)
+            stats.update({f"maxsat_{k}": v for k, v in portfolio.stats().items()})
+        if prober is not None and prober is not search:
+            prober.close()
         if search is not None:
             search.close()
             for key in ("sat_calls", "guesses", "path_cuts", "ground_cuts"):
@@ -671,6 +679,61 @@ def audit_tile(
     return res
 
 
+def _greedy_run(base: Garden, edition: HedgeMageEdition, res: TileAudit, kmax: int, until: float) -> None:
+    """The randomised greedy witness search until ``until``: a shorter witness, replayed, is kept."""
+    seq = _greedy_witness(_Sim(base, edition), res.tile, kmax, random.Random(f"audit/{res.tile}"), until,
+                          floor=res.lower)
+    if seq is not None and (res.upper is None or len(seq) < res.upper):
+        g = replay(base, edition, seq)
+        if not legal_placements(g, edition.tiles[res.tile]).placements:
+            res.sequence, res.upper = seq, len(seq)
+            res.garden = replace(g, tile=res.tile, round=len(seq) + 1)
+
+
+#: seconds a split question of a probe may take before the probe moves on to the next split
+PROBE_QUESTION = 3.0
+
+
+def _probe_run(prober: BlockingSearch, base: Garden, edition: HedgeMageEdition, res: TileAudit,
+               until: float, seconds: float, settled: Callable[[], bool] = lambda: False) -> None:
+    """Shorter witnesses by ``BlockingSearch.probe`` (count form) until ``until``.
+
+    Below the best witness: first k = lower + 1 (a witness there leaves only the lower bound's
+    own level to settle), then k = upper - 1, upper - 2, ... while each k finds one (a k that
+    finds none in its time ends the descent: fewer are harder); with no witness yet, k rises
+    from the lower bound.  Each k gets at most a tenth of the budget (10 s at least).
+    Measured (count form, 3 s a split question, from a fresh model): T4 a 5-placement
+    blocking set in 1.4 s (the split search settles k = 4 first), L3 6 in 12 s, D2 8 in 1 s.
+    """
+    if res.upper is not None:
+        prober.improve(res.sequence)
+    prober.raise_lower(res.lower)
+    failed: set[int] = set()
+    while time.monotonic() < until and not settled():
+        if res.upper is None:
+            rising = [x for x in range(res.lower, res.max_before + 1) if x not in failed]
+            if not rising:
+                break
+            k = rising[0]
+        else:
+            below = [x for x in range(res.lower, res.upper) if x not in failed]
+            if not below:
+                break
+            k = res.lower + 1 if res.lower + 1 in below else below[-1]
+        step_until = min(until, time.monotonic() + max(0.1 * seconds, 10.0))
+        before = res.upper
+        if prober.probe(k, step_until, PROBE_QUESTION):
+            ans = prober.ans
+            if res.upper is None or (ans.upper is not None and ans.upper < res.upper):
+                _take_blocking(base, edition, res, ans.placements)
+            if res.upper == before:  # pragma: no cover - a found set is always shorter; never loop on it
+                failed.add(k)
+        else:
+            failed.add(k)
+            if res.upper is not None and k != res.lower + 1:
+                failed.update(range(res.lower, k))  # fewer than a k that found none: harder still
+
+
 def _first_split_share(seconds: float) -> float:
     """The share of a tile's budget the split search gets first: a tenth, but at least 8 s (at most 0.4).
 
@@ -681,14 +744,59 @@ def _first_split_share(seconds: float) -> float:
     return max(0.1, min(0.4, 8.0 / seconds)) if seconds > 0 else 0.1
 
 
-def _maxsat_run(base: Garden, edition: HedgeMageEdition, res: TileAudit, until: float) -> None:
-    """``blocking.maxsat_blocking`` until ``until``: its lower bound, and its blocking set replayed."""
-    ans = maxsat_blocking(base, edition, res.tile, res.max_before, until)
-    res.lower = max(res.lower, ans.lower)
-    if ans.status == "proven" and ans.upper is None:
-        res.lower = res.max_before + 1
-    if ans.upper is not None and (res.upper is None or ans.upper < res.upper):  # never a longer witness
-        _take_blocking(base, edition, res, ans.placements)
+class _MaxSatThread:
+    """``blocking.maxsat_blocking`` in a thread until ``deadline``; when it settles the tile it cancels
+    ``searches`` (the split search and prober in the audit's own thread).
+
+    The answer is folded into the audit's result by ``fold``, in the audit's thread only.
+    """
+
+    def __init__(self, base: Garden, edition: HedgeMageEdition, tile: str, kmax: int, deadline: float,
+                 searches: Sequence[BlockingSearch]) -> None:
+        self.base, self.edition = base, edition
+        self.cancel = threading.Event()
+        self.answer: BlockingAnswer | None = None
+        self.error: BaseException | None = None
+        self._folded = False
+
+        def work() -> None:
+            try:
+                ans = maxsat_blocking(base, edition, tile, kmax, deadline, cancel=self.cancel)
+            except BaseException as exc:  # pragma: no cover - re-raised by fold in the audit's thread
+                self.error = exc
+                return
+            self.answer = ans
+            if ans.status == "proven":
+                for sr in searches:
+                    sr.cancel()
+
+        self.thread = threading.Thread(target=work, name=f"maxsat-{tile}", daemon=True)
+        self.thread.start()
+
+    def fold(self, res: TileAudit) -> None:
+        """Once MaxSAT has finished: its lower bound, and its blocking set replayed (never a longer one)."""
+        if self.error is not None:  # pragma: no cover - a solver bug, never hidden
+            raise self.error
+        ans = self.answer
+        if ans is None or self._folded:
+            return
+        self._folded = True
+        res.lower = max(res.lower, ans.lower)
+        if ans.status == "proven" and ans.upper is None:
+            res.lower = res.max_before + 1
+        if ans.upper is not None and (res.upper is None or ans.upper < res.upper):
+            _take_blocking(self.base, self.edition, res, ans.placements)
+
+    def stop(self) -> None:
+        """Cancel MaxSAT (when still running) and wait for its thread."""
+        self.cancel.set()
+        self.thread.join()
+
+    def stats(self) -> dict[str, int]:
+        if self.answer is None:
+            return {}
+        return {"optima": int(self.answer.stats.get("maxsat_optima", 0)), "lower": self.answer.lower,
+                "proven": int(self.answer.status == "proven")}
 
 
 def _take_blocking(base: Garden, edition: HedgeMageEdition, res: TileAudit,

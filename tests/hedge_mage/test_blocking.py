@@ -246,3 +246,67 @@ def test_exact_matches_brute_force_larger(seed: int) -> None:
     base = setup_garden(ed)
     for tile in ed.tiles:
         assert exact(ed, tile) == brute_force_fewest(base, ed, tile, max_before(ed)), (seed, tile)
+
+
+# small editions (edition_of(seed, symmetric=seed % 2 == 0)) whose tiles can be blocked, with values 1-3
+BLOCKABLE = (21, 22, 23, 25, 28, 29, 32, 36)
+
+
+@pytest.mark.parametrize("seed", BLOCKABLE)
+def test_probe_finds_a_blocking_set_exactly_when_one_exists(seed: int) -> None:
+    """``BlockingSearch.probe(k)`` with time to finish every split: True exactly when k >= the
+    brute-force value, and its set replays legal and blocks the tile with at most k placements."""
+    ed = edition_of(seed, symmetric=seed % 2 == 0)
+    base = setup_garden(ed)
+    for tile in ed.tiles:
+        if not legal_placements(base, ed.tiles[tile]).placements:
+            continue
+        bf = brute_force_fewest(base, ed, tile, max_before(ed))
+        near = {max_before(ed)} if bf is None else {bf - 1, bf, bf + 1}  # either side of the value
+        for k in sorted(x for x in near if 1 <= x <= max_before(ed)):
+            bs = BlockingSearch(base, ed, tile, max_before(ed), ring="count")
+            try:
+                found = bs.probe(k, time.monotonic() + 60, 60)
+                assert found == (bf is not None and k >= bf), (seed, tile, k, bf)
+                if found:
+                    assert bs.ans.upper is not None and bs.ans.upper <= k
+                    seq = order_for_replay(base, bs.ans.placements)
+                    assert seq is not None
+                    check_witness(base, ed, tile, seq, replay(base, ed, seq))
+                    # the splits it found UNSAT are skipped by the exact search, which still agrees
+                    assert bs.run(time.monotonic() + 60).upper == bf
+            finally:
+                bs.close()
+
+
+def test_cancel_stops_a_search_from_another_thread() -> None:
+    import threading
+
+    ed = default_edition()
+    bs = BlockingSearch(setup_garden(ed), ed, "D2", max_before(ed), lower=5, ring="count")
+    try:
+        threading.Timer(0.5, bs.cancel).start()
+        t0 = time.monotonic()
+        ans = bs.run(time.monotonic() + 60)
+        assert time.monotonic() - t0 < 10 and ans.status == "unknown" and ans.lower == 5
+    finally:
+        bs.close()
+
+
+@pytest.mark.parametrize("seed", (21, 23, 24, 25, 29))
+def test_audit_tile_portfolio_matches_brute_force(seed: int) -> None:
+    """audit_tile's MaxSAT thread beside the split search and probes: the brute-force value, with a
+    replayed witness, in both exact forms (seed 24: nothing blocks its tiles)."""
+    ed = edition_of(seed, symmetric=seed % 2 == 0)
+    base = setup_garden(ed)
+    for tile in ed.tiles:
+        bf = brute_force_fewest(base, ed, tile, max_before(ed))
+        for method in ("exact", "exact-count"):
+            a = audit_tile(base, ed, tile, 60, method=method)
+            assert a.status == "proven", (seed, tile, method, a)
+            if bf is None:
+                assert a.never
+            else:
+                assert a.value == bf, (seed, tile, method, a.lower, a.upper, bf)
+                if bf:
+                    check_witness(base, ed, tile, a.sequence, a.garden)
