@@ -7,7 +7,7 @@ Blocking (``audit --parts a``): for each tile of the default edition (the
 instance list is the edition's 12 tiles, from setup), the fewest earlier
 placements after which the tile has no legal placement, answered by each method
 with the same budget per tile.  Methods: ``audit_tile``'s own (``cegar``,
-``exact`` - the default, ``exact-count``), and ``M+twins``: method M with tiles
+``exact``, ``exact-count`` - the default), and ``M+twins``: method M with tiles
 that ask the same question (``audit.twins``: I3/I3m, L3/L3e, L4/L4m, T4/T4e on
 the default garden) solved once by the first of them with the budget of the
 pair, the other answered by ``audit.from_twin`` (its row shows 0 s; the total

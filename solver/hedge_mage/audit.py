@@ -516,7 +516,7 @@ def audit_tile(
     tile: str,
     seconds: float = 60.0,
     kmax: int | None = None,
-    method: str = "exact",
+    method: str = "exact-count",
 ) -> TileAudit:
     """The fewest placements of other distinct tiles after which ``tile`` has no legal placement.
 
@@ -525,7 +525,7 @@ def audit_tile(
     blocks the tile).  Status "unknown": the time budget ran out; ``lower`` is
     proven (every smaller k is UNSAT) and ``upper`` is the best witness found.
 
-    With ``method`` "exact" (the default) or "exact-count", two searches side by side for the
+    With ``method`` "exact-count" (the default) or "exact", two searches side by side for the
     whole budget, the first to settle the tile stopping the other: ``blocking.maxsat_blocking``
     in a thread (RC2 on the cell-set model, ring counts: I4 = 5 in 14-23 s idle, S4 = 5 in
     about 40 s), and here the split search ``blocking.BlockingSearch`` (cell-set model, every
@@ -923,7 +923,7 @@ def from_twin(base: Garden, edition: HedgeMageEdition, tile: str, twin: TileAudi
 
 
 def _tile_task(base: Garden, edition: HedgeMageEdition, seconds: float, tile: str,
-               method: str = "exact") -> TileAudit:
+               method: str = "exact-count") -> TileAudit:
     """One task of ``audit_tiles`` (top level, so a worker process or Ray can run it)."""
     return audit_tile(base, edition, tile, seconds, method=method)
 
@@ -940,7 +940,7 @@ def audit_tiles(
     seconds_per_tile: float = 60.0,
     progress: Callable[[Progress], None] | None = None,
     backend: Backend | None = None,
-    method: str = "exact",
+    method: str = "exact-count",
     share_twins: bool = False,
 ) -> list[TileAudit]:
     """``audit_tile`` for each tile (all tiles of the edition by default), one task a tile on ``backend``.
