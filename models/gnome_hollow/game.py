@@ -42,7 +42,7 @@ from gnomekit.models.gnome_hollow import notation
 from gnomekit.models.gnome_hollow.edition import GnomeHollowEdition, RingColumn, default_edition, load_edition
 from gnomekit.models.gnome_hollow.market import open_sales
 from gnomekit.models.gnome_hollow.networks import ClosedNetwork, PathKey
-from gnomekit.models.gnome_hollow.placement import Placement, check_sequence, legal_placements
+from gnomekit.models.gnome_hollow.placement import Placement, check_sequence, legal_placements, legal_placements_of
 from gnomekit.models.gnome_hollow.position import FLOWERS, MARKET, Position
 from gnomekit.models.gnome_hollow.scoring import GnomeAction, MarkerChoice, Turn, _Table, apply_turn, final_scores
 from gnomekit.models.gnome_hollow.setup import new_position, random_position, variant_options
@@ -493,10 +493,7 @@ class GnomeHollowPosition(ProtocolPosition):
         trial = self._trial()
         nets = trial.networks(self.ed, settled=False)
         offered, stored = self._tiles_left()
-        out: list[Placement] = []
-        for tid in dict.fromkeys([*offered, *stored]):
-            out += legal_placements(trial, self.ed, tid, nets)
-        return out
+        return legal_placements_of(trial, self.ed, dict.fromkeys([*offered, *stored]), nets)
 
     def _end_problem(self) -> Violation | None:
         used = sum(1 for p in self.placements if p.tile in self.start.offered)

@@ -21,6 +21,7 @@ that later tiles are judged against the garden the player describes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -353,21 +354,37 @@ def legal_cells(pos: Position, nets: Networks) -> list[Hex]:
 def legal_placements(pos: Position, edition: GnomeHollowEdition, tile_id: str, nets: Networks | None = None,
                      permits: tuple[str, ...] = (), distinct: bool = True) -> list[Placement]:
     """Every legal placement of one tile (supply not checked), one orientation per distinct look."""
+    return legal_placements_of(pos, edition, [tile_id], nets, permits, distinct)
+
+
+def legal_placements_of(pos: Position, edition: GnomeHollowEdition, tile_ids: Iterable[str],
+                        nets: Networks | None = None, permits: tuple[str, ...] = (),
+                        distinct: bool = True) -> list[Placement]:
+    """``legal_placements`` of each tile in turn, one list: the cells, the claims and what the neighbours
+    fix are worked out once for all the tiles."""
     nets = nets or pos.networks(edition)
-    tile = edition.tile(tile_id)
     claims = pos.claims(edition, nets)
     mover = pos.mover.name
+    cells = legal_cells(pos, nets)
+    fixed: dict[Hex, tuple[tuple[int, bool], ...]] = {}
     out: list[Placement] = []
-    orients = (0,) if tile.wildflower else (tile.distinct_orientations if distinct else tuple(range(12)))
-    for cell in legal_cells(pos, nets):
-        fixed = () if tile.wildflower else fixed_edges(nets, cell)
-        for o in orients:
-            row = tile.edge_path[o]
-            if any((row[e] >= 0) != path for e, path in fixed):  # ``fits``, the neighbours read once a cell
-                continue
-            p = Placement(tile_id, cell, o)
-            if _claims_ok(nets, p, edition, claims, mover, permits, tile.wildflower):
-                out.append(p)
+    for tile_id in tile_ids:
+        tile = edition.tile(tile_id)
+        orients = (0,) if tile.wildflower else (tile.distinct_orientations if distinct else tuple(range(12)))
+        for cell in cells:
+            if tile.wildflower:
+                edges: tuple[tuple[int, bool], ...] = ()
+            elif (got := fixed.get(cell)) is not None:
+                edges = got
+            else:
+                edges = fixed[cell] = fixed_edges(nets, cell)
+            for o in orients:
+                row = tile.edge_path[o]
+                if any((row[e] >= 0) != path for e, path in edges):  # ``fits``, the neighbours read once a cell
+                    continue
+                p = Placement(tile_id, cell, o)
+                if _claims_ok(nets, p, edition, claims, mover, permits, tile.wildflower):
+                    out.append(p)
     return out
 
 
