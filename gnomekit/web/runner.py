@@ -100,11 +100,17 @@ def game_name(name: str) -> str:
         raise UsageError(exc.message, source="game", text=name) from None
 
 
-def verb_parser(game: str, verb: str) -> argparse.ArgumentParser:
-    """The argparse parser of ``gnomekit GAME VERB`` (to read its options' shapes)."""
-    from gnomekit.cli import build_parser
+_SHAPES: list[argparse.ArgumentParser] = []  # the CLI's parser, read by verb_parser only (never run, never quieted)
 
-    top = build_parser()
+
+def verb_parser(game: str, verb: str) -> argparse.ArgumentParser:
+    """The argparse parser of ``gnomekit GAME VERB`` (to read its options' shapes; the whole parser is
+    built once a process for this, about 25 ms a build, twice a request before)."""
+    if not _SHAPES:
+        from gnomekit.cli import build_parser
+
+        _SHAPES.append(build_parser())
+    top = _SHAPES[0]
     groups = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
     grp = groups.choices[game]
     verbs = next(a for a in grp._actions if isinstance(a, argparse._SubParsersAction))
