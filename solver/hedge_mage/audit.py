@@ -690,7 +690,9 @@ def _greedy_run(base: Garden, edition: HedgeMageEdition, res: TileAudit, kmax: i
             res.garden = replace(g, tile=res.tile, round=len(seq) + 1)
 
 
-#: seconds a split question of a probe may take before the probe moves on to the next split
+#: seconds a split question of a probe may take before the probe moves on to the next split: at least
+#: this, or a twentieth of the tile's budget (T4's first question at k = 5 takes 1.4 s alone at load 2.5,
+#: over 3 s beside the MaxSAT thread at load 4-5, where a 3 s limit made the probe miss it)
 PROBE_QUESTION = 3.0
 
 
@@ -701,8 +703,8 @@ def _probe_run(prober: BlockingSearch, base: Garden, edition: HedgeMageEdition, 
     Below the best witness: first k = lower + 1 (a witness there leaves only the lower bound's
     own level to settle), then k = upper - 1, upper - 2, ... while each k finds one (a k that
     finds none in its time ends the descent: fewer are harder); with no witness yet, k rises
-    from the lower bound.  Each k gets at most a tenth of the budget (10 s at least).
-    Measured (count form, 3 s a split question, from a fresh model): T4 a 5-placement
+    from the lower bound.  Each k gets at most a tenth of the budget (10 s at least), each
+    split question a twentieth (3 s at least).  Measured (count form, 3 s a split question): T4 a 5-placement
     blocking set in 1.4 s (the split search settles k = 4 first), L3 6 in 12 s, D2 8 in 1 s.
     """
     if res.upper is not None:
@@ -722,7 +724,7 @@ def _probe_run(prober: BlockingSearch, base: Garden, edition: HedgeMageEdition, 
             k = res.lower + 1 if res.lower + 1 in below else below[-1]
         step_until = min(until, time.monotonic() + max(0.1 * seconds, 10.0))
         before = res.upper
-        if prober.probe(k, step_until, PROBE_QUESTION):
+        if prober.probe(k, step_until, max(PROBE_QUESTION, 0.05 * seconds)):
             ans = prober.ans
             if res.upper is None or (ans.upper is not None and ans.upper < res.upper):
                 _take_blocking(base, edition, res, ans.placements)
