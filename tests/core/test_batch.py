@@ -221,7 +221,8 @@ def test_ray_gives_the_same_answers_as_one_job() -> None:
 
     ray_runtime(Backend("ray", 2, "local"))
     try:
-        for argv in [*AUDITS, ["tour", "--game", "hexen-rennen"]]:
+        # the tour of a game whose puzzles are quick (puzzles check above already runs Hexen Rennen's on Ray)
+        for argv in [*AUDITS, ["tour", "--game", "gnome-hollow"]]:
             c1, one = one_job(argv)
             cr, on_ray = run([*argv, "--json", "--ray", "--jobs", "2"])
             assert c1 == cr == 0, argv
