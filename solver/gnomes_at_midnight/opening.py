@@ -47,6 +47,7 @@ class OpeningRow:
     seconds: float = 0.0
     exhausted: str | None = None
     budget_out: bool = True  # an unknown row: did a budget stop it (else ``exhausted`` says what did)
+    stopped_by: str | None = None  # the direct search's exhausted budget kind (``BudgetExhausted.kind``)
     proof: str | None = None
     proof_checked: bool | None = None
     proof_nodes: int | None = None
@@ -92,6 +93,8 @@ def _search(pos: Position, decks: str, max_turns: int, budget: Budget, method: s
         row.nodes = int(r.stats.get("nodes", 0))
         row.no_win_within = int(r.stats.get("no_win_within", 0) or 0)
         row.exhausted = r.stats.get("exhausted")
+        kind = r.stats.get("exhausted_kind")
+        row.stopped_by = kind if isinstance(kind, str) else None
         if r.value is not None:
             row.status, row.turns, row.first_move = "win", r.value, r.witness
             row.no_win_within = r.value - 1
@@ -115,7 +118,7 @@ def _search(pos: Position, decks: str, max_turns: int, budget: Budget, method: s
         else:
             row.status = "no-win"
     except BudgetExhausted as exc:
-        row.status, row.exhausted = "unknown", exc.what
+        row.status, row.exhausted, row.stopped_by = "unknown", exc.what, exc.kind
     row.nodes = sr.nodes
 
 
@@ -187,7 +190,7 @@ def _hidden_row(edition: MidnightEdition, name: str, pos: Position, max_turns: i
     else:
         row.status = "unknown"
         if row.exhausted is None or not row.budget_out:  # the direct search's budget stopped the row
-            timed = budget.seconds is not None and (direct.exhausted or "").endswith(" s")
+            timed = budget.seconds is not None and direct.stopped_by == "seconds"
             row.exhausted = f"{budget.seconds:g} s" if timed else direct.exhausted
             row.budget_out = True
 

@@ -349,7 +349,8 @@ def run(pos: Position, depth: int = 3, decks: str = "open", budget: Budget | Met
             proven_none = n
     except BudgetExhausted as exc:
         ps.work.clear()
-        stats.update(nodes=ps.nodes, exhausted=exc.what, no_win_within=proven_none, solved_entries=len(ps.solved))
+        stats.update(nodes=ps.nodes, exhausted=exc.what, exhausted_kind=exc.kind,
+                     no_win_within=proven_none, solved_entries=len(ps.solved))
         return PnsRun(Result(Status.UNKNOWN, None, None, stats, time.perf_counter() - t0,
                              bound={"no_win_within": proven_none}), ps, s, p)
     ps.work.clear()

@@ -580,9 +580,7 @@ def audit_tile(
             legal = legal_placements(g, tobj).placements
             if not legal:
                 if res.upper is None or len(seq) < res.upper:
-                    res.sequence = seq
-                    res.garden = replace(g, tile=tile, round=len(seq) + 1)
-                    res.upper = len(seq)
+                    _set_witness(res, seq, g)
                 return True
             for p in (legal if spread == 0 else _far_apart(g, legal, spread)):
                 blocker.block(p)
@@ -686,8 +684,7 @@ def _greedy_run(base: Garden, edition: HedgeMageEdition, res: TileAudit, kmax: i
     if seq is not None and (res.upper is None or len(seq) < res.upper):
         g = replay(base, edition, seq)
         if not legal_placements(g, edition.tiles[res.tile]).placements:
-            res.sequence, res.upper = seq, len(seq)
-            res.garden = replace(g, tile=res.tile, round=len(seq) + 1)
+            _set_witness(res, seq, g)
 
 
 #: seconds a split question of a probe may take before the probe moves on to the next split: at least
@@ -812,9 +809,14 @@ def _take_blocking(base: Garden, edition: HedgeMageEdition, res: TileAudit,
     g = replay(base, edition, seq)
     if legal_placements(g, edition.tiles[res.tile]).placements:  # pragma: no cover - a solver bug
         raise RuntimeError(f"blocking set for {res.tile} leaves it a legal placement")
-    res.sequence, res.upper = seq, len(seq)
-    res.garden = replace(g, tile=res.tile, round=len(seq) + 1)
+    _set_witness(res, seq, g)
     return seq
+
+
+def _set_witness(res: TileAudit, seq: list[Placement], garden: Garden) -> None:
+    """``seq`` (replayed: ``garden`` is where it ends) becomes ``res``'s witness and upper bound."""
+    res.sequence, res.upper = seq, len(seq)
+    res.garden = replace(garden, tile=res.tile, round=len(seq) + 1)
 
 
 def _exact_run(search: BlockingSearch, base: Garden, edition: HedgeMageEdition, res: TileAudit,
