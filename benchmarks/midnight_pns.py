@@ -7,8 +7,11 @@
    the same nodes (checked), so the ratio of nodes per second is the engine's speed-up.  The jit's
    compile (or cache load) time is printed apart, before the table.
 2. Nodes to solve on the 15 puzzles and on opening positions: plain alpha-beta (no table, no
-   ordering), the full alpha-beta, and df-pn (``pns.py``; a node is one expansion, re-expansions
-   included).
+   ordering), the full alpha-beta, the threat search (``FastSearcher(threats=True)``: the full
+   alpha-beta that does not search replies sparing an immediate win, refutes with a quiet reply at
+   the last turn, and keeps the hardest move of a failed node as the next depth's hint; every node
+   it visits is counted, a reply it passes over is no node), and df-pn (``pns.py``; a node is one
+   expansion, re-expansions included).
 3. ``--deep 6,7``: the opening of ``new --seed 0`` under hidden decks at those depths, for the three
    equal alpha-betas only (the others take too long there).
 """
@@ -53,7 +56,7 @@ def main() -> None:
     args = ap.parse_args()
     deep = [int(x) for x in args.deep.split(",") if x.strip()]
     sums: dict[tuple[str, str], list[float]] = {}
-    names = ["old alpha-beta", "fast alpha-beta", "jit alpha-beta", "plain alpha-beta", "df-pn"]
+    names = ["old alpha-beta", "fast alpha-beta", "jit alpha-beta", "threat alpha-beta", "plain alpha-beta", "df-pn"]
     if jit.available():
         print(f"jit: numba {jit.numba_version()}, compile or cache load {jit.warm_up():.2f} s (not in the table)")
     else:
@@ -79,6 +82,10 @@ def main() -> None:
                 e = FastEngine(p)
                 fs = FastSearcher(e)
                 got, nodes = fs.shortest(e.state(p), depth), fs.nodes
+            elif name == "threat alpha-beta":
+                e = FastEngine(p)
+                ts = FastSearcher(e, threats=True)
+                got, nodes = ts.shortest(e.state(p), depth), ts.nodes
             elif name == "jit alpha-beta":
                 e = FastEngine(p)
                 js = jit.JitSearcher(e)
