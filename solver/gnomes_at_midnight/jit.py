@@ -110,13 +110,13 @@ class JitSearcher:
     same answers (an entry is only ever a proven bound; a dropped one is searched again), at the
     cost of more nodes.  Without ``replace`` a search that needs more table raises
     :class:`BudgetExhausted` (unknown, never "no").  Until the table is full both visit exactly
-    FastSearcher's nodes."""
+    FastSearcher's nodes (with ``threats``, those of ``FastSearcher(threats=True)``)."""
 
     engine_name = "numba"
 
     def __init__(self, engine: FastEngine, tt: bool = True, ordering: bool = True,
                  meter: Meter | None = None, table_slots: int = 1 << 12,
-                 max_table_bytes: int = TABLE_BYTES, replace: bool = True) -> None:
+                 max_table_bytes: int = TABLE_BYTES, replace: bool = True, threats: bool = False) -> None:
         k = _kernel()
         if k is None:
             raise RuntimeError(_error or "numba is not available")
@@ -126,6 +126,7 @@ class JitSearcher:
         self.engine = e = engine
         self.tt = tt
         self.ordering = ordering
+        self.threats = threats
         self.meter = meter
         self.max_table_bytes = max_table_bytes
         self.replace = replace
@@ -153,6 +154,9 @@ class JitSearcher:
         self._ctx = np.zeros(k.CTX_FIELDS, dtype=np.int64)
         self._ctx[k.TT] = int(tt)
         self._ctx[k.ORDER] = int(ordering)
+        self._ctx[k.THREATS] = int(threats)
+        self._sa = np.zeros(11, dtype=np.int64)
+        self._buf = np.zeros(self._maxm, dtype=np.int64)
         self._decks_done: set[tuple[int, int]] = set()
         self._flip_n = np.zeros((0, 2), dtype=np.int64)
         self._flip_t = np.zeros((0, 2, 3), dtype=np.int64)
@@ -190,6 +194,12 @@ class JitSearcher:
         self._nm = np.zeros(plies, dtype=np.int64)
         self._mi = np.zeros(plies, dtype=np.int64)
         self._ci = np.zeros(plies, dtype=np.int64)
+        self._tneed = np.zeros((plies, self._maxm), dtype=np.int64)
+        self._tbump = np.zeros((plies, self._maxm), dtype=np.int64)
+        self._tdst = np.zeros((plies, self._maxm), dtype=np.int64)
+        self._mstart = np.zeros(plies, dtype=np.int64)
+        self._most = np.zeros(plies, dtype=np.int64)
+        self._hard = np.zeros(plies, dtype=np.int64)
 
     def _decks(self, s: FState) -> None:
         """Tabulate the flips of every deck state reachable from ``s`` (FastEngine.flips)."""
@@ -261,7 +271,9 @@ class JitSearcher:
             code = k.run(ctx, self._st, self._typ, self._nn, self._kwst, self._mv, self._nm, self._mi, self._ci,
                        self._tmp, self._score, self._hist, self._tkeys, self._tv,
                        self._E, self._nbr, self._terr, self._pl, self._plsq0, self._plsq, self._symtab,
-                       k.DB_TABLE, self._flip_n, self._flip_t, self._flip_d)
+                       k.DB_TABLE, self._flip_n, self._flip_t, self._flip_d,
+                       self._sa, self._buf, self._tneed, self._tbump, self._tdst, self._mstart, self._most,
+                       self._hard)
             if meter is not None:
                 meter.states = base + int(ctx[k.NODES])
             if code == k.DONE:
@@ -295,18 +307,20 @@ class JitSearcher:
         return None
 
 
-def searcher(engine: FastEngine, meter: Meter | None = None, prefer: str = "auto") -> JitSearcher | FastSearcher:
+def searcher(engine: FastEngine, meter: Meter | None = None, prefer: str = "auto",
+             threats: bool = True) -> JitSearcher | FastSearcher:
     """The compiled searcher when numba is there and the board fits (``prefer`` "auto" or "numba"),
     else ``FastSearcher``; ``engine_name(sr)`` says which ran.  ``prefer="numba"`` raises UsageError
-    instead of falling back, ``prefer="python"`` always gives ``FastSearcher``."""
+    instead of falling back, ``prefer="python"`` always gives ``FastSearcher``.  ``threats``: the
+    threat search (``FastSearcher``'s docstring; the same answers from fewer nodes), on by default."""
     if prefer not in ("auto", "numba", "python"):
         raise UsageError(f"prefer must be auto, numba or python, not {prefer!r}")
     if prefer != "python" and available() and fits(engine):
-        return JitSearcher(engine, meter=meter)
+        return JitSearcher(engine, meter=meter, threats=threats)
     if prefer == "numba":
         raise UsageError(f"the compiled search cannot run: {_error}" if _error else
                          f"the compiled search holds boards of up to {MAX_SQUARES} squares, not {engine.n}")
-    return FastSearcher(engine, meter=meter)
+    return FastSearcher(engine, meter=meter, threats=threats)
 
 
 def engine_name(sr: JitSearcher | FastSearcher) -> str:

@@ -17,8 +17,8 @@ from numba import njit
 WIN, LOSE = 0, 1
 DONE, PAUSE, EXHAUSTED, OVERFLOW = 0, 1, 2, 3
 # ctx fields
-SP, NODES, RES, COUNT, WINS, LOSES, LIMIT, SLICE_END, TT, ORDER, REPLACE = range(11)
-CTX_FIELDS = 11
+SP, NODES, RES, COUNT, WINS, LOSES, LIMIT, SLICE_END, TT, ORDER, REPLACE, THREATS = range(12)
+CTX_FIELDS = 12
 PROBE = 16  # slots looked at for a key once the table is full and entries are replaced
 # engine scalar fields (the ``E`` array)
 _N, _FULL, _TOAD, _LIM, _RESTRICT, _FL0, _FL1, _NSYM, _NCHUNK, _KW = range(10)
@@ -436,17 +436,110 @@ def _order(s: Any, moves: Any, cnt: int, hint: int, hist: Any, E: Any, out: Any,
 
 
 @njit(cache=True, nogil=True)
+def _threats(s: Any, E: Any, nbr: Any, terr: Any, db: Any, pl: Any, plsq0: Any, plsq: Any,
+             sa: Any, buf: Any, need: Any, bump: Any, wdst: Any) -> int:
+    """FastEngine.attacker_threats into (need, bump, wdst); returns how many."""
+    for k in range(11):
+        sa[k] = s[k]
+    att = 1 - s[6]
+    sa[6] = att
+    own1, own2 = (s[0], s[1]) if att == 0 else (s[2], s[3])
+    covered = _covers_all(own1, pl)
+    cnt = _gen(sa, E, nbr, terr, db, buf)
+    tm = E[_TOAD]
+    c = 0
+    for k in range(cnt):
+        m = buf[k]
+        kind = m & 3
+        if kind == 3 or not _wins(sa, m, covered, E, pl, plsq0, plsq):
+            continue
+        j = m >> 9
+        occ = own1 | 1 << j
+        src_bit = 0
+        keep = 1 << j
+        if kind != 2:
+            keep = 0
+            src_bit = 1 << (((m >> 2) & 127) - 1)
+            if kind == 1 or not own2 & src_bit:
+                occ ^= src_bit
+        if tm != 0 and occ & tm == tm:
+            rely = tm
+        else:
+            rely = -1
+            for q in range(pl.shape[0]):
+                if pl[q] & occ == pl[q]:
+                    rely &= pl[q]
+        if rely == -1:
+            need[c] = src_bit | keep
+            bump[c] = 1
+        else:
+            need[c] = ((src_bit | rely) & ~(1 << j)) | keep
+            bump[c] = 0
+        wdst[c] = j
+        c += 1
+    return c
+
+
+@njit(cache=True, nogil=True)
+def _spares(r: int, nt: int, need: Any, bump: Any, wdst: Any) -> bool:
+    """FastEngine.spares_threat over the first ``nt`` threats."""
+    if nt == 0:
+        return False
+    if r & 3 == 3:
+        return True
+    dst = r >> 9
+    add = r & 3 == 2
+    src = -1 if add else ((r >> 2) & 127) - 1
+    for k in range(nt):
+        if (need[k] >> dst) & 1 or (bump[k] != 0 and (add or src == wdst[k])):
+            continue
+        return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _quiet(s: Any, r: int, E: Any) -> bool:
+    """FastEngine.quiet."""
+    if r & 3 == 3:
+        return True
+    me = s[6]
+    att_own = s[2] if me == 0 else s[0]
+    dst = r >> 9
+    if (att_own >> dst) & 1:
+        return False
+    own1, own2 = (s[0], s[1]) if me == 0 else (s[2], s[3])
+    off = s[4 + me]
+    there = ((own1 >> dst) & 1) + ((own2 >> dst) & 1)
+    kind = r & 3
+    if kind == 2:
+        there += 1
+        off -= 1
+    else:
+        fl = E[_FL1] if me == 0 else E[_FL0]
+        if (fl >> (((r >> 2) & 127) - 1)) & 1:
+            return False
+        there += 2 if kind == 1 else 1
+    return off + there < E[_LIM]
+
+
+@njit(cache=True, nogil=True)
 def run(ctx: Any, st: Any, typ: Any, nn: Any, kw: Any, mv: Any, nm: Any, mi: Any, ci: Any,
         tmp: Any, score: Any, hist: Any, tkeys: Any, tv: Any,
         E: Any, nbr: Any, terr: Any, pl: Any, plsq0: Any, plsq: Any, symtab: Any, db: Any,
-        flip_n: Any, flip_t: Any, flip_d: Any) -> int:
+        flip_n: Any, flip_t: Any, flip_d: Any,
+        sa: Any, buf: Any, tneed: Any, tbump: Any, tdst: Any, mstart: Any, most: Any, hard: Any) -> int:
     """Run (or resume) the AND-OR search of the stack's frames; DONE (result in ctx), PAUSE (a slice
     ended or the table needs to grow: resume by calling again), EXHAUSTED (node budget) or
     OVERFLOW (a move list longer than the buffers: cannot happen on a valid engine).
 
     Table values per slot (packed, see FRESH): win (least depth proven), no-win (greatest proven),
-    lose, no-lose, best move."""
+    lose, no-lose, best move.  With ctx[THREATS] it is FastSearcher's threat search (same nodes).
+
+    ``sa``, ``buf``: scratch (a state, a move list); ``tneed``/``tbump``/``tdst``: per frame, the
+    attacker's threats at a lose frame (count in ``most``); ``mstart``, ``most``, ``hard``: per win frame,
+    the node count when its current move started, the most nodes a failed move took and that move."""
     use_tt = ctx[TT] != 0
+    use_thr = ctx[THREATS] != 0
     ordering = ctx[ORDER] != 0
     window = PROBE if ctx[REPLACE] else 0
     grow_at = tv.shape[0] + 1 if window else tv.shape[0] // 2
@@ -514,13 +607,43 @@ def run(ctx: Any, st: Any, typ: Any, nn: Any, kw: Any, mv: Any, nm: Any, mi: Any
                 res = 0
                 phase = 2
                 continue
+            nt = 0
+            if use_thr and typ[sp] == LOSE:
+                nt = _threats(s, E, nbr, terr, db, pl, plsq0, plsq, sa, buf, tneed[sp], tbump[sp], tdst[sp])
+                if n <= 1 and nt == 0:
+                    q = -1
+                    for k in range(cnt):
+                        if _quiet(s, tmp[k], E):
+                            q = tmp[k]
+                            break
+                    if q >= 0:
+                        if use_tt:
+                            i = _slot(kw[sp], tkeys, tv, ctx)
+                            tv[i] = _set(tv[i], 3, max(_get(tv[i], 3), n))
+                            tv[i] = _set_best(tv[i], q)
+                            _mark(i, LOSE_FLAG, tv, ctx)
+                        if ordering:
+                            hist[q] += n * n
+                        res = 0
+                        phase = 2
+                        continue
             hint = -1
             if use_tt and found >= 0:
                 hint = _best(tv[found])
             _order(s, tmp, cnt, hint, hist, E, mv[sp], score, ordering)
+            if nt > 0:
+                kept = 0
+                for k in range(cnt):
+                    r = mv[sp, k]
+                    if not _spares(r, nt, tneed[sp], tbump[sp], tdst[sp]):
+                        mv[sp, kept] = r
+                        kept += 1
+                cnt = kept
             nm[sp] = cnt
             mi[sp] = 0
             ci[sp] = 0
+            most[sp] = -1
+            hard[sp] = -1
             phase = 1
         elif phase == 1:
             p = sp
@@ -530,6 +653,8 @@ def run(ctx: Any, st: Any, typ: Any, nn: Any, kw: Any, mv: Any, nm: Any, mi: Any
                     i = _slot(kw[p], tkeys, tv, ctx)
                     if typ[p] == WIN:
                         tv[i] = _set(tv[i], 1, max(_get(tv[i], 1), n))
+                        if use_thr and hard[p] >= 0:
+                            tv[i] = _set_best(tv[i], hard[p])
                         _mark(i, WIN_FLAG, tv, ctx)
                     else:
                         tv[i] = _set(tv[i], 2, min(_get(tv[i], 2), n))
@@ -554,6 +679,8 @@ def run(ctx: Any, st: Any, typ: Any, nn: Any, kw: Any, mv: Any, nm: Any, mi: Any
                 mi[p] += 1
                 ci[p] = 0
                 continue
+            if ci[p] == 0:
+                mstart[p] = ctx[NODES]
             _child(st, p, m, ci[p], flip_t, flip_d)
             typ[p + 1] = 1 - typ[p]
             nn[p + 1] = n - 1 if typ[p] == WIN else n
@@ -570,6 +697,9 @@ def run(ctx: Any, st: Any, typ: Any, nn: Any, kw: Any, mv: Any, nm: Any, mi: Any
                 if res == 1:  # the opponent loses after this flip: try the next flip
                     ci[p] += 1
                 else:  # a refutation: try the next move
+                    if ctx[NODES] - mstart[p] > most[p]:
+                        most[p] = ctx[NODES] - mstart[p]
+                        hard[p] = mv[p, mi[p]]
                     mi[p] += 1
                     ci[p] = 0
                 phase = 1

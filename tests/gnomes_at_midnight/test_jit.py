@@ -263,3 +263,24 @@ def test_many_generated_positions() -> None:
 def test_hidden_opening_depth_six_every_card() -> None:
     for card in ED.dance:
         _same(new_position(ED, 0, dance=card.name), 6, "hidden")
+
+
+@needs_numba
+def test_threat_search_is_the_same_compiled() -> None:
+    """``threats=True``: the compiled search visits FastSearcher(threats=True)'s nodes, with its answers and
+    table entries, open and hidden, with and without a table and ordering, and on reused tables."""
+    for pos in positions(40, start=5000) + open_positions(40, start=5000):
+        for p in (pos, pos.hidden()):
+            for tt, ordering in ((True, True), (False, False), (True, False)):
+                e1, e2 = FastEngine(p), FastEngine(p)
+                fs = FastSearcher(e1, tt=tt, ordering=ordering, threats=True)
+                js = jit.JitSearcher(e2, tt=tt, ordering=ordering, threats=True)
+                assert js.shortest(e2.state(p), 3) == fs.shortest(e1.state(p), 3)
+                assert js.nodes == fs.nodes and js.tt_entries == len(fs.win_tt) + len(fs.lose_tt)
+    pos = new_position(ED, 3).hidden()
+    e1, e2 = FastEngine(pos), FastEngine(pos)
+    fs, js = FastSearcher(e1, threats=True), jit.JitSearcher(e2, threats=True)
+    for n in (2, 4, 3, 1):
+        assert js.win(e2.state(pos), n) == fs.win(e1.state(pos), n)
+        assert js.nodes == fs.nodes
+    assert isinstance(jit.searcher(FastEngine(pos)), jit.JitSearcher) and jit.searcher(FastEngine(pos)).threats
