@@ -12,8 +12,9 @@
    the last turn, and keeps the hardest move of a failed node as the next depth's hint; every node
    it visits is counted, a reply it passes over is no node), and df-pn (``pns.py``; a node is one
    expansion, re-expansions included).
-3. ``--deep 6,7``: the opening of ``new --seed 0`` under hidden decks at those depths, for the three
-   equal alpha-betas only (the others take too long there).
+   The threat search runs in Python and compiled (``JitSearcher(threats=True)``, the same nodes).
+3. ``--deep 6,7``: the opening of ``new --seed 0`` under hidden decks at those depths, for the
+   alpha-betas only (plain alpha-beta and df-pn take too long there).
 """
 
 from __future__ import annotations
@@ -56,11 +57,13 @@ def main() -> None:
     args = ap.parse_args()
     deep = [int(x) for x in args.deep.split(",") if x.strip()]
     sums: dict[tuple[str, str], list[float]] = {}
-    names = ["old alpha-beta", "fast alpha-beta", "jit alpha-beta", "threat alpha-beta", "plain alpha-beta", "df-pn"]
+    names = ["old alpha-beta", "fast alpha-beta", "jit alpha-beta", "threat alpha-beta", "jit threat alpha-beta",
+             "plain alpha-beta", "df-pn"]
     if jit.available():
         print(f"jit: numba {jit.numba_version()}, compile or cache load {jit.warm_up():.2f} s (not in the table)")
     else:
         names.remove("jit alpha-beta")
+        names.remove("jit threat alpha-beta")
         print(f"jit alpha-beta left out: {jit.unavailable_reason()}")
     for label, pos, depth, decks in cases(args.quick, deep):
         p = pos.hidden() if decks == "hidden" else pos  # type: ignore[attr-defined]
@@ -86,6 +89,10 @@ def main() -> None:
                 e = FastEngine(p)
                 ts = FastSearcher(e, threats=True)
                 got, nodes = ts.shortest(e.state(p), depth), ts.nodes
+            elif name == "jit threat alpha-beta":
+                e = FastEngine(p)
+                jt = jit.JitSearcher(e, threats=True)
+                got, nodes = jt.shortest(e.state(p), depth), jt.nodes
             elif name == "jit alpha-beta":
                 e = FastEngine(p)
                 js = jit.JitSearcher(e)
@@ -105,6 +112,9 @@ def main() -> None:
         same = {per_pos[k] for k in ("old alpha-beta", "fast alpha-beta", "jit alpha-beta") if k in per_pos}
         if len(same) != 1:
             raise AssertionError(f"the old, fast and jit alpha-beta should visit the same nodes: {per_pos}")
+        same = {per_pos[k] for k in ("threat alpha-beta", "jit threat alpha-beta") if k in per_pos}
+        if len(same) > 1:
+            raise AssertionError(f"the threat search should visit the same nodes compiled: {per_pos}")
     rows = []
     for (label, name), (nodes, sec, count) in sums.items():
         old_nodes, old_sec, _ = sums[(label, "old alpha-beta")]

@@ -297,8 +297,8 @@ def hidden_bound(edition: MidnightEdition, dance: str, start: DealsRow, max_turn
     ``start`` (:func:`completions`; measured 3-35x fewer nodes than their top cards alone at 8
     turns: with no chance event before the reshuffle the search has fewer states), then the deals
     of ``start`` themselves.  At each depth the candidates still without a win are searched in
-    order (fewest nodes first) until ``keep`` of them hold; the depth is certified as soon as one
-    holds.  ``budget`` covers the whole deepening; when it runs out the answer is the last depth
+    order (fewest nodes first) until ``keep`` of them hold (at ``max_turns`` one: no deeper depth
+    needs the spares); the depth is certified as soon as one holds.  ``budget`` covers the whole deepening; when it runs out the answer is the last depth
     certified (with ``exhausted``).
     """
     t0 = time.monotonic()
@@ -347,7 +347,7 @@ def hidden_bound(edition: MidnightEdition, dance: str, start: DealsRow, max_turn
                     held.append(pair)
                     if len(held) == 1:
                         out.within, (out.green, out.blue) = n, pair
-                    if len(held) >= keep:
+                    if len(held) >= (1 if n == max_turns else keep):  # the last depth needs one
                         break
             if not held:
                 out.exhausted = f"every deal tried has a win within {n}"
