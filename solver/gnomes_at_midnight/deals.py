@@ -298,8 +298,8 @@ def hidden_bound(edition: MidnightEdition, dance: str, start: DealsRow, max_turn
     turns: with no chance event before the reshuffle the search has fewer states), then the deals
     of ``start`` themselves.  At each depth the candidates still without a win are searched in
     order (fewest nodes first) until ``keep`` of them hold (at ``max_turns`` one: no deeper depth
-    needs the spares); the depth is certified as soon as one holds.  ``budget`` covers the whole deepening; when it runs out the answer is the last depth
-    certified (with ``exhausted``).
+    needs the spares); the depth is certified as soon as one holds.  ``budget`` covers the whole
+    deepening; when it runs out the answer is the last depth certified (with ``exhausted``).
     """
     t0 = time.monotonic()
     if base is None:

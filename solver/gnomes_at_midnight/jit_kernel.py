@@ -523,6 +523,19 @@ def _quiet(s: Any, r: int, E: Any) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def _escapes(key: Any, n: int, r: int, tkeys: Any, tv: Any, ctx: Any, hist: Any, use_tt: bool,
+             ordering: bool) -> None:
+    """The reply ``r`` escapes: the mover of the node keyed ``key`` does not lose within ``n``."""
+    if use_tt:
+        i = _slot(key, tkeys, tv, ctx)
+        tv[i] = _set(tv[i], 3, max(_get(tv[i], 3), n))
+        tv[i] = _set_best(tv[i], r)
+        _mark(i, LOSE_FLAG, tv, ctx)
+    if ordering:
+        hist[r] += n * n
+
+
+@njit(cache=True, nogil=True)
 def run(ctx: Any, st: Any, typ: Any, nn: Any, kw: Any, mv: Any, nm: Any, mi: Any, ci: Any,
         tmp: Any, score: Any, hist: Any, tkeys: Any, tv: Any,
         E: Any, nbr: Any, terr: Any, pl: Any, plsq0: Any, plsq: Any, symtab: Any, db: Any,
@@ -617,13 +630,7 @@ def run(ctx: Any, st: Any, typ: Any, nn: Any, kw: Any, mv: Any, nm: Any, mi: Any
                             q = tmp[k]
                             break
                     if q >= 0:
-                        if use_tt:
-                            i = _slot(kw[sp], tkeys, tv, ctx)
-                            tv[i] = _set(tv[i], 3, max(_get(tv[i], 3), n))
-                            tv[i] = _set_best(tv[i], q)
-                            _mark(i, LOSE_FLAG, tv, ctx)
-                        if ordering:
-                            hist[q] += n * n
+                        _escapes(kw[sp], n, q, tkeys, tv, ctx, hist, use_tt, ordering)
                         res = 0
                         phase = 2
                         continue
@@ -707,14 +714,6 @@ def run(ctx: Any, st: Any, typ: Any, nn: Any, kw: Any, mv: Any, nm: Any, mi: Any
                 ci[p] += 1
                 phase = 1
             else:  # the reply (and flip) escapes: this node does not lose
-                n = nn[p]
-                r = mv[p, mi[p]]
-                if use_tt:
-                    i = _slot(kw[p], tkeys, tv, ctx)
-                    tv[i] = _set(tv[i], 3, max(_get(tv[i], 3), n))
-                    tv[i] = _set_best(tv[i], r)
-                    _mark(i, LOSE_FLAG, tv, ctx)
-                if ordering:
-                    hist[r] += n * n
+                _escapes(kw[p], nn[p], mv[p, mi[p]], tkeys, tv, ctx, hist, use_tt, ordering)
                 res = 0
                 phase = 2
