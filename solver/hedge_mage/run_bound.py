@@ -57,10 +57,15 @@ Level = tuple[list[int], dict[str, int], int, list[tuple[str, int, int]]]
 class RunBound:
     """An admissible upper bound on (rescued, points) and a lower bound on the plan length to a target."""
 
-    def __init__(self, eng: Engine, ed: HedgeMageEdition, pos: RunPosition, carry: bool = False) -> None:
+    def __init__(self, eng: Engine, ed: HedgeMageEdition, pos: RunPosition, carry: bool = False,
+                 by_kinds: bool = False) -> None:
         """``carry``: also apply :func:`carry_need` (tighter, same cost; off by default so that the search
-        expands exactly the states it did before, which tests pin)."""
+        expands exactly the states it did before, which tests pin).  ``by_kinds``: count the rescues by
+        :meth:`_value_by_kinds` (each rescue with the bonuses of the rescues before it, kind by kind;
+        never looser on the states measured, but about twice the cost a call and, on the instances of
+        issue 15, no tighter at the start: off in the search, on in :meth:`value_carry`)."""
         self.carry = carry
+        self.by_kinds = by_kinds
         self.eng = eng
         self.rules = ed.running
         self.n_mages = len(pos.mages)
@@ -290,12 +295,14 @@ class RunBound:
         return hit
 
     def value_carry(self, s: State) -> tuple[int, int]:
-        """:meth:`value` with :func:`carry_need` applied (not memoised): for the bound a result reports."""
-        was, self.carry = self.carry, True
+        """:meth:`value` with :func:`carry_need` and ``by_kinds`` applied (not memoised): for the bound a
+        result reports (asked once, so its cost does not matter)."""
+        was = self.carry, self.by_kinds
+        self.carry = self.by_kinds = True
         try:
             return self._value(s)
         finally:
-            self.carry = was
+            self.carry, self.by_kinds = was
 
     def own_costs(self, s: State) -> list[int]:
         """Sorted lower bounds on the paid units of each gnome's rescue from ``s`` (one per rescuable gnome).
@@ -308,6 +315,8 @@ class RunBound:
         return sorted(self._level(s, mv[-1], sh[-1])[0])
 
     def _value(self, s: State) -> tuple[int, int]:
+        if self.by_kinds:
+            return self._value_by_kinds(s)
         eng = self.eng
         rescued = s[RESCUED]
         mv = self._bonus_prefix(s, "movement")
@@ -341,6 +350,92 @@ class RunBound:
         awake_now = sum(1 for g in gnomes if g[2])
         pts += self.rules.awake_rival_points * (awake_now + wakes)
         return sum(rescued) + best_k, pts
+
+    def _value_by_kinds(self, s: State) -> tuple[int, int]:
+        """:meth:`value` with each rescue's resources the bonuses of the rescues before it, kind by kind.
+
+        Soundness.  A kind's track fills from the left, so the bonuses the rescues so far have given
+        depend only on how many of each kind were rescued: with ``c[K]`` more rescues of kind K, the
+        tokens and springshrooms won are those of the next ``c[K]`` spaces of K's track (tokens beyond
+        the cap are lost, so at most that many).  Take any plan and order its rescues by time (those
+        made by one action in any order).  Everything done before its j-th rescue was done with the
+        resources after its first j - 1 rescues, counts ``c``, i.e. at most ``level(c)`` (the level of
+        :meth:`_level`: budgets with those tokens, S with those springshrooms).  So every gnome rescued
+        by then (counts ``c + e[K_j]``) needs at least its own units at ``level(c)`` (its units were
+        paid at a level no higher, and the lower bounds only fall as the level rises), distinct gnomes
+        distinct units: the ``c'[K]`` cheapest of each kind at ``level(c)`` together fit the pool of
+        ``level(c)``, and (with ``carry``) :func:`carry_need`'s per-kind least needs fit the mages'
+        budgets there (a walker's steps are at most its budget at ``level(c)``, the largest it had).
+        So the counts after each of the plan's rescues are *reachable* below (from 0, one rescue of
+        one kind at a time, each step passing both tests): the rescued bound is the largest reachable
+        total, the track points the most any reachable counts give, and the wakes those at the level
+        of the most tokens and springshrooms of any reachable counts (wakes only grow with resources).
+        Before, the j-th rescue had the most bonuses any j - 1 rescues could give (whichever kinds),
+        and all the rescues' units were taken at that level.
+        """
+        eng = self.eng
+        rescued = s[RESCUED]
+        gnomes = s[GNOMES]
+        kinds = list(eng.kinds)
+        left = [sum(1 for g in gnomes if g[1] == kind) for kind in kinds]
+        # the tokens and springshrooms the next j rescues of each kind give
+        gain: list[list[tuple[int, int]]] = []
+        for ki, kind in enumerate(kinds):
+            acc = [(0, 0)]
+            for j in range(left[ki]):
+                b = self.rules.bonus(kind, rescued[ki] + j)
+                acc.append((acc[-1][0] + (b == "movement"), acc[-1][1] + (b == "springshroom")))
+            gain.append(acc)
+        levels: dict[tuple[int, int], tuple[Level, list[list[int]], list[list[int]], int, int]] = {}
+
+        def level(c: tuple[int, ...]) -> tuple[Level, list[list[int]], list[list[int]], int, int]:
+            tok = sum(gain[ki][c[ki]][0] for ki in range(len(kinds)))
+            sh = sum(gain[ki][c[ki]][1] for ki in range(len(kinds)))
+            hit = levels.get((tok, sh))
+            if hit is None:
+                lv = self._level(s, tok, sh)
+                costs: list[list[int]] = [[] for _ in kinds]
+                items: list[list[tuple[int, int]]] = [[] for _ in kinds]
+                for kind, u, b in lv[3]:
+                    ki = kinds.index(kind)
+                    costs[ki].append(u)
+                    items[ki].append((u, b))
+                prefix = []
+                for cs in costs:
+                    cs.sort()
+                    acc = [0]
+                    for u in cs:
+                        acc.append(acc[-1] + u)
+                    prefix.append(acc)
+                needs = [_kind_needs(it) for it in items]
+                hit = levels[(tok, sh)] = (lv, prefix, needs, self._pool(s, tok), sum(self._budgets(s, tok)[0]))
+            return hit
+
+        start = tuple(0 for _ in kinds)
+        seen = {start}
+        queue = [start]
+        for c in queue:
+            _lv, prefix, needs, pool, mage_total = level(c)
+            for ki in range(len(kinds)):
+                if c[ki] >= left[ki]:
+                    continue
+                nxt = c[:ki] + (c[ki] + 1,) + c[ki + 1:]
+                if nxt in seen or any(nxt[kj] >= len(prefix[kj]) for kj in range(len(kinds))):
+                    continue
+                if sum(prefix[kj][nxt[kj]] for kj in range(len(kinds))) > pool:
+                    continue
+                if self.carry and sum(needs[kj][nxt[kj]] for kj in range(len(kinds))) > mage_total:
+                    continue
+                seen.add(nxt)
+                queue.append(nxt)
+        best_k = max(sum(c) for c in seen)
+        track = max(sum(max(self.rules.track_points(kind, rescued[ki] + j) for j in range(c[ki] + 1))
+                        for ki, kind in enumerate(kinds)) for c in seen)
+        tok = max(sum(gain[ki][c[ki]][0] for ki in range(len(kinds))) for c in seen)
+        sh = max(sum(gain[ki][c[ki]][1] for ki in range(len(kinds))) for c in seen)
+        wakes = self._level(s, tok, sh)[2] if (tok, sh) not in levels else levels[(tok, sh)][0][2]
+        awake_now = sum(1 for g in gnomes if g[2])
+        return sum(rescued) + best_k, track + self.rules.awake_rival_points * (awake_now + wakes)
 
     def _budgets(self, s: State, extra_tokens: int) -> tuple[list[int], dict[str, int]]:
         """Each mage's and each kind mover's most paid units (points left + tokens that can be spent)."""
@@ -519,22 +614,29 @@ def carry_need(tagged: list[tuple[str, int, int]], k: int) -> int:
         by_kind.setdefault(kind, []).append((u, b))
     total = [0]  # total[j]: least need of j gnomes from the kinds so far
     for items in by_kind.values():
-        items.sort()
-        costs = [u for u, _b in items]
-        per = [0] + [INF] * len(items)  # per[j]: least need of j gnomes of this kind, one of them the walker
-        for w, (u, b) in enumerate(items):
-            rest = costs[:w] + costs[w + 1:]
-            acc = u - min(u, b)
-            per[1] = min(per[1], acc)
-            for j in range(1, len(items)):
-                acc += rest[j - 1]
-                per[j + 1] = min(per[j + 1], acc)
+        per = _kind_needs(items)
         merged = [INF] * (len(total) + len(items))
         for a, ta in enumerate(total):
             for j, pj in enumerate(per):
                 merged[a + j] = min(merged[a + j], ta + pj)
         total = merged
     return total[k] if k < len(total) else INF
+
+
+def _kind_needs(items: list[tuple[int, int]]) -> list[int]:
+    """per[j]: the least ``sum(u) - min(u_w, b_w)`` over ``j`` of one kind's (own units, walk budget) pairs,
+    one of them (w) the kind's walker: :func:`carry_need` for a single kind."""
+    items = sorted(items)
+    costs = [u for u, _b in items]
+    per = [0] + [INF] * len(items)
+    for w, (u, b) in enumerate(items):
+        rest = costs[:w] + costs[w + 1:]
+        acc = u - min(u, b)
+        per[1] = min(per[1], acc)
+        for j in range(1, len(items)):
+            acc += rest[j - 1]
+            per[j + 1] = min(per[j + 1], acc)
+    return per
 
 
 def _sum_smallest(arrs: list[np.ndarray], k: int, n: int) -> np.ndarray:

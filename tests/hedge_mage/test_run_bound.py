@@ -137,3 +137,70 @@ def test_pumpkins_two_apart_wake_only_when_a_mage_can_carry_one_next_to_the_othe
     assert pts >= 2
     rep = execute_plan(enough, ED, parse_plan("M2>1,7>2,7>2,6>2,5>2,4>2,3>2,2 M2+2,2 M2>2,1", ED))
     assert rep.legal and all(g.awake for g in rep.final.gnomes)
+
+
+def random_bonus(seed: int) -> RunPosition:
+    """A 3x4 position with 3 gnomes, two of them awake, 1 point and no movement token: a rescue's bonus
+    (a flower's movement token, a mushroom's springshroom) may be what makes the next rescue possible."""
+    rng = random.Random(f"run-bonus/{seed}")
+    grid, free = small_garden(rng, 3, 4)
+    for i, gc in enumerate(free[3:6]):
+        letter = ED.gnome_kinds[rng.choice(["flower", "flower", "mushroom", "mushroom", "pumpkin"])]
+        grid[gc[0]][gc[1]] += letter if i == 2 else letter.upper()
+    return pos("\n".join("  ".join(row) for row in grid), points=1, tokens=0, shrooms=rng.choice([0, 0, 1]),
+               hedges="a=D2", enchantments=rng.choice(CARDS))
+
+
+BONUS_FAST = [2, 3, 6, 7, 8, 9, 10, 11]  # the reference search under a second each
+BONUS_SLOW = [0, 1, 4, 5, 12, 13, 14, 15, 16, 17, 18, 19]
+
+
+def _check_bonus_walk(seed: int) -> None:
+    p = random_bonus(seed)
+    eng = Engine(p, ED)
+    pairs = [(RunBound(eng, ED, p, carry=c, by_kinds=True), RunBound(eng, ED, p, carry=c)) for c in (False, True)]
+    rng = random.Random(seed)
+    cur = p
+    for _ in range(3):
+        if cur.transit is None:
+            s = eng.state(cur)
+            ref = solve_run(cur, ED, relevant_only=False)
+            for new, old in pairs:
+                r, pts = new.value(s)
+                assert r >= ref.value.rescued + cur.total_rescued(), (seed, ref.value, ref.witness)
+                assert pts >= ref.value.points + running_score(cur, ED), (seed, ref.value, ref.witness)
+                r0, p0 = old.value(s)
+                assert r <= r0 and pts <= p0, (seed, (r, pts), (r0, p0))
+        nxt = [n for _a, n, _t, _s in successors(cur, ED, relevant_only=False)]
+        if not nxt:
+            break
+        cur = rng.choice(nxt)
+
+
+@pytest.mark.parametrize("seed", BONUS_FAST)
+def test_bonuses_by_kind_are_admissible_and_never_looser(seed: int) -> None:
+    """The rescue count with each rescue's resources the bonuses of the rescues before it, kind by kind
+    (``by_kinds``, with and without the carrying test): above the reference search's optimum at the
+    root and at states along a random walk, and never above the bound that gives every rescue the
+    most bonuses any rescues could (many of these optimal plans spend a token or a springshroom that
+    an earlier rescue won)."""
+    _check_bonus_walk(seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", BONUS_SLOW)
+def test_bonuses_by_kind_are_admissible_and_never_looser_full(seed: int) -> None:
+    _check_bonus_walk(seed)
+
+
+@pytest.mark.parametrize("seed", [2, 8])
+def test_bonuses_by_kind_know_which_kind_gives_the_bonus(seed: int) -> None:
+    """Where the bonus that a third rescue would need comes only from a kind rescued late, ``by_kinds``
+    bounds the rescues by 2 (the optimum) where the older count allowed 3."""
+    p = random_bonus(seed)
+    eng = Engine(p, ED)
+    s = eng.state(p)
+    ref = solve_run(p, ED, relevant_only=False)
+    assert ref.value.rescued == 2
+    assert RunBound(eng, ED, p).value(s)[0] == 3
+    assert RunBound(eng, ED, p, by_kinds=True).value(s)[0] == 2
