@@ -5,10 +5,12 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from collections.abc import Callable, Sequence
 
 import pytest
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition, default_edition
 from gnomekit.models.hedge_mage.placement import legal_placements
+from gnomekit.solver.core.sat import SatTimeout
 from gnomekit.solver.hedge_mage.audit import (
     audit_tile,
     audit_tiles,
@@ -132,9 +134,13 @@ def test_symmetry_and_counts_do_not_change_answers(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_search_paused_and_resumed_gives_the_same_answers(seed: int) -> None:
-    # the audit runs the exact search first, stops it at a deadline and resumes it later: slices
-    # of a few milliseconds (doubling, so it ends) pause it mid-question many times
+@pytest.mark.parametrize("pause", ["every third SAT call", "deadline"])
+def test_search_paused_and_resumed_gives_the_same_answers(seed: int, pause: str) -> None:
+    # the audit runs the exact search first, stops it at a deadline and resumes it later.
+    # "every third SAT call": the deadline passes at a fixed point (a timeout is raised on every
+    # third SAT call, as the solver does when the deadline passes), so the pauses do not depend on
+    # the machine's speed; "deadline": real deadlines, slices of a few milliseconds (doubling, so
+    # it ends), which on a fast machine may not pause at all
     ed = edition_of(20 + seed, symmetric=seed == 1)
     base = setup_garden(ed)
     paused = 0
@@ -142,10 +148,21 @@ def test_search_paused_and_resumed_gives_the_same_answers(seed: int) -> None:
         if not legal_placements(base, ed.tiles[tile]).placements:
             continue
         s = BlockingSearch(base, ed, tile, max_before(ed))
+        if pause != "deadline":
+            solve, calls = s.model.sat.solve, [0]
+
+            def every_third(assumptions: Sequence[int] = (), deadline: float | None = None,
+                            solve: Callable[..., bool] = solve, calls: list[int] = calls) -> bool:
+                calls[0] += 1
+                if calls[0] % 3 == 0:
+                    raise SatTimeout()
+                return solve(assumptions, deadline)
+
+            s.model.sat.solve = every_third  # type: ignore[method-assign]
         try:
             slice_ = 0.001
             while not s.done:
-                s.run(time.monotonic() + slice_)
+                s.run(time.monotonic() + (slice_ if pause == "deadline" else 60.0))
                 slice_ *= 2
                 paused += 1
         finally:
@@ -158,7 +175,8 @@ def test_search_paused_and_resumed_gives_the_same_answers(seed: int) -> None:
             seq = order_for_replay(base, s.ans.placements)
             assert seq is not None
             check_witness(base, ed, tile, seq, replay(base, ed, seq))
-    assert paused > len(ed.tiles)  # at least one search was paused and resumed
+    if pause != "deadline":
+        assert paused > len(ed.tiles) + 2, paused  # searches were paused and resumed, several times
 
 
 def test_symmetry_is_detected_only_for_symmetric_pieces() -> None:
