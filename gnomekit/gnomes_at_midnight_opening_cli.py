@@ -31,7 +31,7 @@ def add_opening_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--opening-dance", action="append", metavar="C1,C2",
                    help="only these dance cards (comma-separated or repeated; default every card of the edition)")
     p.add_argument("--opening-time-limit", type=float, default=8.0, metavar="S",
-                   help="seconds per row (default 8: the 18 rows of the default edition in under 3 minutes)")
+                   help="seconds per row (default 8; the rows are spread over --jobs)")
     p.add_argument("--opening-max-nodes", type=int, metavar="N", help="search nodes per row (default no limit)")
     p.add_argument("--opening-method", choices=list(METHODS), default="ab",
                    help="ab: the fast alpha-beta, compiled when numba is installed (default); jit: compiled only; "
@@ -85,10 +85,17 @@ def run_opening(args: argparse.Namespace, edition: MidnightEdition | None = None
                                  source="--opening-dance", text=card)
     if args.opening_deals is not None:
         return _run_deals(args, ed, dances, budget)
-    rows = settle_opening(ed, dances=dances, decks=decks, seeds=_seeds(args.opening_seeds),
-                          max_turns=args.opening_turns, budget=budget, method=args.opening_method,
-                          proof_dir=proof_dir)
+    backend = backend_of(args)
+    stop = None
+    try:
+        with bar("opening", args, "row") as show:
+            rows = settle_opening(ed, dances=dances, decks=decks, seeds=_seeds(args.opening_seeds),
+                                  max_turns=args.opening_turns, budget=budget, method=args.opening_method,
+                                  proof_dir=proof_dir, backend=backend, progress=show)
+    except BatchError as err:
+        rows, stop = err.partial, err
     data = opening_json(ed, rows, args.opening_turns, args.opening_method, budget)
+    data["backend"] = backend.to_json()
     lines = [f"opening of the {ed.name} edition: does the first player force a win within "
              f"{args.opening_turns} own turns?", ""]
     lines.append(table([[r.dance, r.decks + (f" (seed {r.seed})" if r.seed is not None else ""), r.text(),
@@ -97,6 +104,8 @@ def run_opening(args: argparse.Namespace, edition: MidnightEdition | None = None
     lines.append("")
     lines.append(_engine_line({r.engine for r in rows if args.opening_method != "pns"}))
     settled = all(r.status != "unknown" and r.proof_checked is not False for r in rows)
+    if stop is not None:
+        return batch_answer(data, "\n".join(lines), stop)
     if not settled:
         lines.append("")
         lines.append("unknown rows ran out of budget: raise --opening-time-limit to go deeper")

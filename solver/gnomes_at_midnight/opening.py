@@ -15,8 +15,9 @@ faster on these disproof-heavy questions (docs/midnight-opening.md).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from gnomekit.models.core.errors import UsageError
 from gnomekit.models.gnomes_at_midnight.edition import COLOURS, MidnightEdition
 from gnomekit.models.gnomes_at_midnight.position import Position
 from gnomekit.models.gnomes_at_midnight.setup import new_position
-from gnomekit.solver.core.batch import BatchError
+from gnomekit.solver.core.batch import Backend, BatchError, Progress, run_batch
 from gnomekit.solver.core.budget import Budget, BudgetExhausted
 from gnomekit.solver.gnomes_at_midnight import jit
 from gnomekit.solver.gnomes_at_midnight.fast import FastEngine
@@ -202,8 +203,14 @@ def settle_opening(edition: MidnightEdition, *, dances: Sequence[str] | None = N
                    decks: Sequence[str] = ("open", "hidden"), seeds: Sequence[int] = (0,),
                    max_turns: int = 12, budget: Budget | None = None, method: str = "ab",
                    proof_dir: Path | None = None, proof_max_nodes: int = 200_000,
-                   certify: bool = True) -> list[OpeningRow]:
+                   certify: bool = True, backend: Backend | None = None,
+                   progress: Callable[[Progress], None] | None = None) -> list[OpeningRow]:
     """One row per dance card x deck mode (x seed, for open decks); ``budget`` is per row.
+
+    The rows are independent tasks on ``backend`` (in-process by default; the hidden rows are
+    handed out first), each with its own budget, so the answers do not depend on the backend.
+    A row that raised, or Ctrl-C, is a :class:`BatchError` whose ``partial`` holds the rows
+    that finished.
 
     Hidden decks with ``certify``: a deal certificate first (``deals.hidden_bound``: a deal under
     which green, even knowing the top cards, has no win within n; a hidden-deck win would be one),
@@ -214,8 +221,6 @@ def settle_opening(edition: MidnightEdition, *, dances: Sequence[str] | None = N
     With ``proof_dir`` every win is exported there as a proof tree (``<card>-<decks>[-s<seed>].json.gz``)
     and replayed by the independent checker (``proof.check_proof``); the row records the outcome.
     """
-    from gnomekit.solver.gnomes_at_midnight.proof import ProofTooLarge, check_proof, export_proof, write_proof
-
     if method not in METHODS:
         raise UsageError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     if method == "jit" and not jit.available():
@@ -231,33 +236,58 @@ def settle_opening(edition: MidnightEdition, *, dances: Sequence[str] | None = N
             raise UsageError(f"unknown dance card {name!r}; the edition has: "
                              + ", ".join(d.name for d in edition.dance))
     budget = budget or Budget(seconds=20.0)
-    rows: list[OpeningRow] = []
-    for name in names:
-        for mode in decks:
-            for seed in (seeds if mode == "open" else (seeds[0] if seeds else 0,)):
-                pos = new_position(edition, seed, dance=name)
-                row = OpeningRow(name, mode, seed if mode == "open" else None, "unknown")
-                t0 = time.perf_counter()
-                if mode == "hidden" and certify:
-                    _hidden_row(edition, name, pos, max_turns, budget, method, row, t0)
-                else:
-                    _search(pos, mode, max_turns, budget, method, row)
-                row.seconds = time.perf_counter() - t0
-                if row.status == "win" and proof_dir is not None and row.turns is not None:
-                    path = proof_dir / (f"{name}-{mode}" + (f"-s{seed}" if mode == "open" else "") + ".json.gz")
-                    try:
-                        data = export_proof(pos, mode, row.turns, max_nodes=proof_max_nodes)
-                    except ProofTooLarge as exc:
-                        row.proof_problems.append(str(exc))
-                    else:
-                        write_proof(data, path)
-                        chk = check_proof(data)
-                        row.proof = str(path)
-                        row.proof_checked = chk.ok and chk.turns == row.turns
-                        row.proof_nodes = len(data["nodes"])
-                        row.proof_problems = chk.problems
-                rows.append(row)
-    return rows
+    jobs = [_RowJob(name, mode, seed)
+            for name in names for mode in decks
+            for seed in (seeds if mode == "open" else (seeds[0] if seeds else 0,))]
+    # hidden rows first: they are the long ones, so a pool packs the short open rows in beside them
+    order = sorted(range(len(jobs)), key=lambda i: jobs[i].decks != "hidden")
+    task = partial(_settle_row, edition, max_turns, budget, method, proof_dir, proof_max_nodes, certify)
+    batch = run_batch(task, [jobs[i] for i in order], backend, progress)
+    rows: list[OpeningRow | None] = [None] * len(jobs)
+    for k, row in batch.items():
+        rows[order[k]] = row
+    if not batch.complete:
+        raise BatchError(batch, partial=[r for r in rows if r is not None])
+    return [r for r in rows if r is not None]
+
+
+@dataclass(frozen=True)
+class _RowJob:
+    """One row to settle: a dance card, a deck mode and (open decks) a seed."""
+
+    dance: str
+    decks: str
+    seed: int
+
+
+def _settle_row(edition: MidnightEdition, max_turns: int, budget: Budget, method: str,
+                proof_dir: Path | None, proof_max_nodes: int, certify: bool, job: _RowJob) -> OpeningRow:
+    """One row of :func:`settle_opening` (a batch task: picklable arguments, any process)."""
+    from gnomekit.solver.gnomes_at_midnight.proof import ProofTooLarge, check_proof, export_proof, write_proof
+
+    name, mode, seed = job.dance, job.decks, job.seed
+    pos = new_position(edition, seed, dance=name)
+    row = OpeningRow(name, mode, seed if mode == "open" else None, "unknown")
+    t0 = time.perf_counter()
+    if mode == "hidden" and certify:
+        _hidden_row(edition, name, pos, max_turns, budget, method, row, t0)
+    else:
+        _search(pos, mode, max_turns, budget, method, row)
+    row.seconds = time.perf_counter() - t0
+    if row.status == "win" and proof_dir is not None and row.turns is not None:
+        path = proof_dir / (f"{name}-{mode}" + (f"-s{seed}" if mode == "open" else "") + ".json.gz")
+        try:
+            data = export_proof(pos, mode, row.turns, max_nodes=proof_max_nodes)
+        except ProofTooLarge as exc:
+            row.proof_problems.append(str(exc))
+        else:
+            write_proof(data, path)
+            chk = check_proof(data)
+            row.proof = str(path)
+            row.proof_checked = chk.ok and chk.turns == row.turns
+            row.proof_nodes = len(data["nodes"])
+            row.proof_problems = chk.problems
+    return row
 
 
 def opening_json(edition: MidnightEdition, rows: list[OpeningRow], max_turns: int, method: str,

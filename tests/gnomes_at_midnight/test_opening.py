@@ -9,8 +9,9 @@ import pytest
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.gnomes_at_midnight.edition import bundled_edition
 from gnomekit.models.gnomes_at_midnight.setup import new_position
+from gnomekit.solver.core.batch import Backend
 from gnomekit.solver.core.budget import Budget
-from gnomekit.solver.gnomes_at_midnight.opening import settle_opening
+from gnomekit.solver.gnomes_at_midnight.opening import OpeningRow, settle_opening
 from gnomekit.solver.gnomes_at_midnight.proof import check_proof, export_proof, read_proof, write_proof
 
 from gnomekit.gnomes_at_midnight_opening_cli import add_opening_options, run_opening
@@ -81,6 +82,21 @@ def test_opening_rows(tmp_path) -> None:  # type: ignore[no-untyped-def]
 
     if jit.available():  # settled by the certificate alone, which names its engine
         assert by["hidden"].engine == by["open"].engine == "numba"
+
+
+def test_rows_on_two_processes_are_the_rows_in_process() -> None:
+    # the rows are independent tasks: on a pool (hidden rows handed out first) the same rows come
+    # back in the same order, with the same answers and node counts
+    kw = dict(dances=["tee", "diamond"], max_turns=4, budget=Budget(seconds=120))
+    inline = settle_opening(ED, **kw)  # type: ignore[arg-type]
+    pooled = settle_opening(ED, backend=Backend("processes", 2), **kw)  # type: ignore[arg-type]
+
+    def key(r: OpeningRow) -> tuple:  # type: ignore[type-arg]
+        return (r.dance, r.decks, r.seed, r.status, r.turns, r.no_win_within, r.first_move, r.nodes)
+
+    assert [key(r) for r in inline] == [key(r) for r in pooled]
+    assert [(r.dance, r.decks) for r in inline] == [("tee", "open"), ("tee", "hidden"),
+                                                   ("diamond", "open"), ("diamond", "hidden")]
 
 
 def test_opening_budget_is_unknown_not_no() -> None:
