@@ -133,8 +133,8 @@ def test_symmetry_and_counts_do_not_change_answers(seed: int) -> None:
         assert exact(ed, tile, ring="count", symmetry=False, split=False) == bf
 
 
-@pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("pause", ["every third SAT call", "deadline"])
+@pytest.mark.parametrize(("seed", "pause"), [(0, "every third SAT call"), (1, "every third SAT call"),
+                                             (2, "every third SAT call"), (0, "deadline")])
 def test_search_paused_and_resumed_gives_the_same_answers(seed: int, pause: str) -> None:
     # the audit runs the exact search first, stops it at a deadline and resumes it later.
     # "every third SAT call": the deadline passes at a fixed point (a timeout is raised on every
