@@ -246,9 +246,10 @@ def settle_opening(edition: MidnightEdition, *, dances: Sequence[str] | None = N
     rows: list[OpeningRow | None] = [None] * len(jobs)
     for k, row in batch.items():
         rows[order[k]] = row
+    done = [r for r in rows if r is not None]
     if not batch.complete:
-        raise BatchError(batch, partial=[r for r in rows if r is not None])
-    return [r for r in rows if r is not None]
+        raise BatchError(batch, partial=done)
+    return done
 
 
 @dataclass(frozen=True)
