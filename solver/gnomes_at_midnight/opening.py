@@ -72,8 +72,15 @@ class OpeningRow:
         by = ""
         c = self.certificate
         if c is not None and c.get("deal") and c["no_win_within"] == self.no_win_within and c["no_win_within"] > 0:
-            by = (f", shown on the deal green {' '.join(c['deal']['green_top'])}; "
-                  f"blue {' '.join(c['deal']['blue_top'])}")
+            at = c["deal"].get("reshuffle_at", [None, None])
+
+            def cards(top: list[str], cut: int | None) -> str:
+                if cut is None or len(top) <= cut:
+                    return " ".join(top)
+                return " ".join(top[:cut]) + ", reshuffled " + " ".join(top[cut:])
+
+            by = (f", shown on the deal green {cards(c['deal']['green_top'], at[0])}; "
+                  f"blue {cards(c['deal']['blue_top'], at[1])}")
         if self.status == "no-win":
             return f"no forced win within {self.no_win_within}{by}"
         why = "budget" if self.budget_out else "stopped"
@@ -123,6 +130,7 @@ def _search(pos: Position, decks: str, max_turns: int, budget: Budget, method: s
     row.nodes = sr.nodes
 
 
+RESHUFFLE_SHARE = 0.25  # hidden rows: the certificate's share for deals fixed through the reshuffle
 DIRECT_SHARE = 0.25  # hidden rows: the direct search's least share of the row's seconds (after the certificate)
 
 
@@ -141,11 +149,26 @@ def _certify(edition: MidnightEdition, name: str, pos: Position, max_turns: int,
         if err.interrupted:
             raise KeyboardInterrupt from None
         raise
-    left = None if budget.seconds is None else max(0.0, budget.seconds - (time.perf_counter() - t0))
-    hb = hidden_bound(edition, name, start, max_turns, Budget(states=budget.states, seconds=left), base=pos)
-    row.certificate = {**hb.to_json(), "start_deals": start.deals, "start_nodes": start.nodes}
+
+    def left() -> float | None:
+        return None if budget.seconds is None else max(0.0, budget.seconds - (time.perf_counter() - t0))
+
+    # first the deals fixed through the reshuffle (cheap when they hold), then the plain ones
+    first, states = left(), budget.states
+    phase = Budget(states=None if states is None else int(states * RESHUFFLE_SHARE),
+                   seconds=None if first is None else first * RESHUFFLE_SHARE)
+    hb = hidden_bound(edition, name, start, max_turns, phase, base=pos, reshuffle=True)
+    phases = [hb]
+    if hb.within < max_turns:
+        rest = Budget(states=None if states is None else max(0, states - hb.nodes), seconds=left())
+        plain = hidden_bound(edition, name, start, max_turns, rest, base=pos)
+        phases.append(plain)
+        if plain.within >= hb.within:
+            hb = plain
+    row.certificate = {**hb.to_json(), "start_deals": start.deals, "start_nodes": start.nodes,
+                       "phases": [{"reshuffle": p is phases[0], **p.to_json()} for p in phases]}
     row.engine = deals_engine()  # every_deal's and hidden_bound's searches
-    row.nodes += start.nodes + hb.nodes
+    row.nodes += start.nodes + sum(p.nodes for p in phases)
     if hb.within > row.no_win_within:
         row.no_win_within = hb.within
     if row.no_win_within >= max_turns:

@@ -172,3 +172,55 @@ def test_opening_hidden_row_certificate_first_then_the_direct_search() -> None:
             assert row.first_move is not None
             assert row.certificate is not None and row.certificate["no_win_within"] < want
     assert wins >= 3, wins
+
+
+def test_a_deal_through_the_reshuffle() -> None:
+    """Sequences that run past the deck fix the reshuffled deck's top cards: the unknown cards are the
+    rest of the full deck, and the compiled/fast search answers as the reference search on the
+    same position (late positions, where the decks run out within the turns searched)."""
+    from gnomekit.models.gnomes_at_midnight.setup import random_position
+    from gnomekit.solver.gnomes_at_midnight.deals import below, reshuffled
+
+    base = new_position(ED, 0, dance="tee")
+    seq = reshuffled(base, 0, (0, 1, 2, 0, 1, 2))
+    assert seq == (0, 1, 2, 0, 1, 2) * 2 and below(base, 0, seq) == (0, 0, 0)
+    assert below(base, 0, seq[:8]) == (1, 1, 2)
+    with pytest.raises(ValueError):
+        below(base, 0, (0, 0, 0, 1, 1, 2, 2))  # not a whole order before the reshuffle
+    checked = past = 0
+    for seed in range(30):
+        pos, _played = random_position(ED, seed, 9 + seed % 4)
+        rng = random.Random(seed)
+        g = reshuffled(pos, 0, tuple(rng.sample(deck_left(pos, 0), len(deck_left(pos, 0)))))
+        b = reshuffled(pos, 1, tuple(rng.sample(deck_left(pos, 1), len(deck_left(pos, 1)))))
+        assert rest(pos.full_decks[0], g[len(deck_left(pos, 0)):]) == (0, 0, 0)
+        cut = 2 + seed % 3  # each side's first cut cards fixed, the rest unknown
+        deal = deal_position(pos, g[:cut], b[:cut])
+        past += cut > len(deck_left(pos, 0))
+        status, turns, _nodes = search_deal(deal, 3, None)
+        want = next((n for n in range(1, 4) if forced_win_within(deal, n)), None)
+        assert (status, turns) == (("win", want) if want is not None else ("no-win", None)), seed
+        checked += 1
+    assert checked == 30 and past >= 5, past
+
+
+def test_hidden_bound_through_the_reshuffle_never_certifies_past_a_hidden_win() -> None:
+    """Soundness of the certificate with the reshuffled deck fixed too, as the test above for the
+    whole orders: late random positions (the decks run out within the turns searched)."""
+    from gnomekit.models.gnomes_at_midnight.setup import random_position
+    from gnomekit.solver.gnomes_at_midnight.deals import hidden_bound
+
+    wins = certified = through = 0
+    for seed in range(120):
+        pos, _played = random_position(ED, seed, 7 + seed % 6)
+        start = every_deal(ED, "square", 2, base=pos)
+        hb = hidden_bound(ED, "square", start, 3, base=pos, reshuffle=True)
+        through += hb.within >= 3 and hb.green is not None and len(hb.green) > len(deck_left(pos, 0))
+        want = next((n for n in range(1, 4) if forced_win_within(pos, n, decks="hidden")), None)
+        if want is not None:
+            wins += 1
+            assert hb.within < want, (seed, hb, want)
+        if hb.within >= 3:
+            certified += 1
+            assert want is None
+    assert wins >= 5 and certified >= 5 and through >= 5, (wins, certified, through)
