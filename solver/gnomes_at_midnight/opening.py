@@ -130,7 +130,7 @@ def _search(pos: Position, decks: str, max_turns: int, budget: Budget, method: s
     row.nodes = sr.nodes
 
 
-RESHUFFLE_SHARE = 0.25  # hidden rows: the certificate's share for deals fixed through the reshuffle
+RESHUFFLE_SHARE = 0.15  # hidden rows: the certificate's share for deals fixed through the reshuffle
 DIRECT_SHARE = 0.25  # hidden rows: the direct search's least share of the row's seconds (after the certificate)
 
 

@@ -224,3 +224,53 @@ def test_hidden_bound_through_the_reshuffle_never_certifies_past_a_hidden_win() 
             certified += 1
             assert want is None
     assert wins >= 5 and certified >= 5 and through >= 5, (wins, certified, through)
+
+
+def test_opening_row_names_a_deal_through_the_reshuffle() -> None:
+    """_certify tries the deals through the reshuffle first and records both phases; a row whose
+    deal runs past the deck says where the reshuffled cards start."""
+    from gnomekit.solver.core.budget import Budget
+    from gnomekit.solver.gnomes_at_midnight.opening import OpeningRow, _certify
+
+    pos = new_position(ED, 0, dance="skew")
+    row = OpeningRow("skew", "hidden", None, "unknown", no_win_within=2, exhausted="1 s")
+    _certify(ED, "skew", pos, 9, Budget(), row, None)
+    c = row.certificate
+    assert c is not None and c["phases"][0]["reshuffle"] is True
+    assert row.status == "no-win" and row.no_win_within == 9
+    deal = c["deal"]
+    assert len(c["phases"]) == 1 and len(deal["green_top"]) == 12  # settled through the reshuffle
+    assert deal["reshuffle_at"] == [6, 6] and ", reshuffled " in row.text()
+    g = tuple("gtc".index(t[0]) for t in deal["green_top"])
+    b = tuple("gtc".index(t[0]) for t in deal["blue_top"])
+    assert search_deal(deal_position(pos, g, b), 9, None)[0] == "no-win"
+    assert not forced_win_within(deal_position(pos, g, b), 3)  # the reference search on that deal
+    fake = OpeningRow("skew", "hidden", None, "no-win", no_win_within=12, certificate={
+        "no_win_within": 12, "deal": {"green_top": ["grass"] * 8, "blue_top": ["tulips"] * 7,
+                                      "reshuffle_at": [6, 6]}})
+    assert fake.text() == ("no forced win within 12, shown on the deal green grass grass grass grass grass "
+                           "grass, reshuffled grass grass; blue tulips tulips tulips tulips tulips tulips, "
+                           "reshuffled tulips")
+
+
+def test_the_documented_hidden_table_deals_hold() -> None:
+    """The committed run behind docs/midnight-opening.md: every row settled at 12, and the cheap
+    rows' deals replayed here (no win within 12 on them; the long rows take minutes)."""
+    import json
+    from pathlib import Path
+
+    from gnomekit.models.gnomes_at_midnight.edition import TERRAINS
+    from gnomekit.solver.gnomes_at_midnight.fast import FastEngine
+    from gnomekit.solver.gnomes_at_midnight.jit import searcher
+
+    doc = json.loads((Path(__file__).parents[2] / "docs/opening/hidden-2026-12-03.json").read_text())
+    rows = {r["dance"]: r for r in doc["rows"]}
+    assert len(rows) == 9 and all(r["status"] == "no-win" and r["no_win_within"] == 12 for r in rows.values())
+    for dance in ("tee", "ell", "skew"):
+        deal = rows[dance]["certificate"]["deal"]
+        g = tuple(TERRAINS.index(t) for t in deal["green_top"])
+        b = tuple(TERRAINS.index(t) for t in deal["blue_top"])
+        deal_pos = deal_position(new_position(ED, 0, dance=dance), g, b)
+        e = FastEngine(deal_pos)
+        sr, st = searcher(e), e.state(deal_pos)
+        assert not any(sr.win(st, n) for n in range(5, 13)), dance  # deepened from 5, as hidden_bound does
