@@ -86,18 +86,22 @@ def test_prefix_argument_at_four_turns() -> None:
             assert (status, turns) == (("win", want) if want is not None else ("no-win", None)), (dance, g, b)
 
 
-def test_hidden_bound_never_certifies_past_a_hidden_win() -> None:
-    """Soundness of the deal certificate: on random positions, whenever the reference search finds a
-    hidden-deck forced win in w turns, the certificate stays below w (and some positions have such wins)."""
+def _certificate_soundness(seeds: int, plies: int, spread: int, reshuffle: bool) -> tuple[int, int, int]:
+    """On random positions, whenever the reference search finds a hidden-deck forced win in w turns,
+    the certificate stays below w; (wins, certified at 3, certified by a whole order or, with
+    ``reshuffle``, by a sequence through the reshuffle)."""
     from gnomekit.models.gnomes_at_midnight.setup import random_position
     from gnomekit.solver.gnomes_at_midnight.deals import hidden_bound
 
-    wins = certified = whole = 0
-    for seed in range(40):
-        pos, _played = random_position(ED, seed, 4 + seed % 5)
+    wins = certified = kind = 0
+    for seed in range(seeds):
+        pos, _played = random_position(ED, seed, plies + seed % spread)
         start = every_deal(ED, "square", 2, base=pos)
-        hb = hidden_bound(ED, "square", start, 3, base=pos)
-        whole += hb.within >= 1 and hb.green is not None and len(hb.green) == len(deck_left(pos, 0))
+        hb = hidden_bound(ED, "square", start, 3, base=pos, reshuffle=reshuffle)
+        if reshuffle:
+            kind += hb.within >= 3 and hb.green is not None and len(hb.green) > len(deck_left(pos, 0))
+        else:
+            kind += hb.within >= 1 and hb.green is not None and len(hb.green) == len(deck_left(pos, 0))
         want = next((n for n in range(1, 4) if forced_win_within(pos, n, decks="hidden")), None)
         if want is not None:
             wins += 1
@@ -105,7 +109,13 @@ def test_hidden_bound_never_certifies_past_a_hidden_win() -> None:
         if hb.within >= 3:
             certified += 1
             assert want is None
-    assert wins >= 5 and certified >= 5 and whole >= 5, (wins, certified, whole)  # whole orders certify too
+    return wins, certified, kind
+
+
+def test_hidden_bound_never_certifies_past_a_hidden_win() -> None:
+    """Soundness of the deal certificate (some positions have wins; whole orders certify too)."""
+    wins, certified, whole = _certificate_soundness(40, 4, 5, reshuffle=False)
+    assert wins >= 5 and certified >= 5 and whole >= 5, (wins, certified, whole)
 
 
 def test_hidden_bound_at_setup_agrees_with_the_hidden_search() -> None:
@@ -205,24 +215,9 @@ def test_a_deal_through_the_reshuffle() -> None:
 
 
 def test_hidden_bound_through_the_reshuffle_never_certifies_past_a_hidden_win() -> None:
-    """Soundness of the certificate with the reshuffled deck fixed too, as the test above for the
-    whole orders: late random positions (the decks run out within the turns searched)."""
-    from gnomekit.models.gnomes_at_midnight.setup import random_position
-    from gnomekit.solver.gnomes_at_midnight.deals import hidden_bound
-
-    wins = certified = through = 0
-    for seed in range(120):
-        pos, _played = random_position(ED, seed, 7 + seed % 6)
-        start = every_deal(ED, "square", 2, base=pos)
-        hb = hidden_bound(ED, "square", start, 3, base=pos, reshuffle=True)
-        through += hb.within >= 3 and hb.green is not None and len(hb.green) > len(deck_left(pos, 0))
-        want = next((n for n in range(1, 4) if forced_win_within(pos, n, decks="hidden")), None)
-        if want is not None:
-            wins += 1
-            assert hb.within < want, (seed, hb, want)
-        if hb.within >= 3:
-            certified += 1
-            assert want is None
+    """The same with the reshuffled deck fixed too: late random positions (the decks run out within
+    the turns searched)."""
+    wins, certified, through = _certificate_soundness(120, 7, 6, reshuffle=True)
     assert wins >= 5 and certified >= 5 and through >= 5, (wins, certified, through)
 
 
