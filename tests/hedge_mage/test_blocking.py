@@ -12,6 +12,8 @@ from gnomekit.models.hedge_mage.edition import HedgeMageEdition, default_edition
 from gnomekit.models.hedge_mage.placement import legal_placements
 from gnomekit.solver.core.sat import SatTimeout
 from gnomekit.solver.hedge_mage.audit import (
+    _local_witness,
+    _Sim,
     audit_tile,
     audit_tiles,
     brute_force_fewest,
@@ -328,3 +330,37 @@ def test_audit_tile_portfolio_matches_brute_force(seed: int) -> None:
                 assert a.value == bf, (seed, tile, method, a.lower, a.upper, bf)
                 if bf:
                     check_witness(base, ed, tile, a.sequence, a.garden)
+
+
+@pytest.mark.parametrize("seed", BLOCKABLE)
+def test_local_search_finds_the_value_and_never_less(seed: int) -> None:
+    """``audit._local_witness``: at the brute-force value k a blocking set of k placements, replayed
+    legal; at k - 1 none (the search cannot prove that, but it must never claim a set)."""
+    ed = edition_of(seed, symmetric=seed % 2 == 0)
+    base = setup_garden(ed)
+    sim = _Sim(base, ed)
+    for tile in ed.tiles:
+        if not legal_placements(base, ed.tiles[tile]).placements:
+            continue
+        bf = brute_force_fewest(base, ed, tile, max_before(ed))
+        if bf is None:
+            continue
+        found = _local_witness(sim, tile, bf, random.Random(seed), time.monotonic() + 60, steps=20_000)
+        assert found is not None and len(found) == bf, (seed, tile, bf)
+        seq = order_for_replay(base, found)
+        assert seq is not None
+        check_witness(base, ed, tile, seq, replay(base, ed, seq))
+        if bf > 1:
+            assert _local_witness(sim, tile, bf - 1, random.Random(seed), time.monotonic() + 60,
+                                  steps=1_500) is None, (seed, tile, bf)
+
+
+def test_local_search_on_the_default_garden() -> None:
+    """The local search's L4 blocking set of 6 (the split probes' best), replayed from setup."""
+    ed = default_edition()
+    base = setup_garden(ed)
+    found = _local_witness(_Sim(base, ed), "L4", 6, random.Random(1), time.monotonic() + 60, steps=50_000)
+    assert found is not None and len(found) == 6
+    seq = order_for_replay(base, found)
+    assert seq is not None
+    check_witness(base, ed, "L4", seq, replay(base, ed, seq))
