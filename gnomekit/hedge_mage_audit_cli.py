@@ -67,10 +67,12 @@ def _tile_line(a: TileAudit) -> str:
     return f"{a.tile:<5} {what}  [{took}]"
 
 
-def _text_tiles(res: list[TileAudit], ed: HedgeMageEdition, secs: float, budget: float) -> str:
-    lines = [f"(a) fewest earlier placements leaving a tile no legal placement "
-             f"(budget {budget:g} s a tile, tiles with the same cell sets searched once with their budgets "
-             f"added; took {secs:.1f} s)"]
+def _text_tiles(res: list[TileAudit], ed: HedgeMageEdition, secs: float, budget: float,
+                total: float | None = None) -> str:
+    how = (f"budget {total:g} s for all tiles, the tiles with the shortest quick witness first, unused time "
+           f"handed on; tiles with the same cell sets searched once" if total is not None else
+           f"budget {budget:g} s a tile, tiles with the same cell sets searched once with their budgets added")
+    lines = [f"(a) fewest earlier placements leaving a tile no legal placement ({how}; took {secs:.1f} s)"]
     lines += ["  " + _tile_line(a) for a in res]
     for a in res:
         if a.garden is not None and a.upper:
@@ -119,6 +121,12 @@ THOROUGH = {"time_per_tile": 60.0, "time_points": 120.0, "games_b": 10000, "game
 def _budgets(args: argparse.Namespace) -> None:
     """Fill the budgets not given from the defaults (or ``--thorough``'s); check them."""
     base = THOROUGH if args.thorough else DEFAULTS
+    if args.time_total is not None:
+        if args.time_per_tile is not None:
+            raise UsageError("give --time-per-tile or --time-total, not both", source="--time-total")
+        if args.time_total <= 0:
+            raise UsageError("expected a time budget in seconds > 0", source="--time-total",
+                             text=str(args.time_total))
     args.time_per_tile = base["time_per_tile"] if args.time_per_tile is None else args.time_per_tile
     args.time_points = base["time_points"] if args.time_points is None else args.time_points
     for opt, v in (("--time-per-tile", args.time_per_tile), ("--time-points", args.time_points)):
@@ -214,13 +222,14 @@ def _audit(args: argparse.Namespace) -> Answer:
         try:
             with bar("audit (a) tiles", args, "tile") as show:
                 res = audit_tiles(base, ed, tiles, args.time_per_tile, progress=show, backend=backend,
-                                  share_twins=True)
+                                  share_twins=True, total=args.time_total)
         except BatchError as err:
             res, stop = err.partial, err
         secs = time.monotonic() - t0
-        data["per_tile"] = {"seconds": round(secs, 3), "time_per_tile": args.time_per_tile,
-                            "tiles": [a.to_json() for a in res]}
-        texts.append(_text_tiles(res, ed, secs, args.time_per_tile))
+        data["per_tile"] = {"seconds": round(secs, 3),
+                            "time_per_tile": None if args.time_total is not None else args.time_per_tile,
+                            "time_total": args.time_total, "tiles": [a.to_json() for a in res]}
+        texts.append(_text_tiles(res, ed, secs, args.time_per_tile, args.time_total))
     if "b" in parts and stop is None:
         t0 = time.monotonic()
         games_b = int((THOROUGH if args.thorough else DEFAULTS)["games_b"]) if args.games is None else args.games
@@ -271,6 +280,10 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--tiles", metavar="T1,T2", help="part (a): only these tiles (default all)")
     p.add_argument("--time-per-tile", type=float, default=None, metavar="S",
                    help="part (a): time budget per tile in seconds (default 15; 60 with --thorough)")
+    p.add_argument("--time-total", type=float, default=None, metavar="S",
+                   help="part (a): one budget in seconds for all the tiles instead of --time-per-tile (wall "
+                   "clock with --jobs): tiles with a short quick witness first, a tile's unused time going to "
+                   "the later ones")
     p.add_argument("--games", type=int, default=None, metavar="K",
                    help="part (b): games per policy (default 1000; 10000 with --thorough); part (d): whole games "
                    "(default 10; 100 with --thorough)")

@@ -244,8 +244,9 @@ def add_game_audit_options(p: argparse.ArgumentParser) -> None:
 
 def wants_games(args: argparse.Namespace) -> bool:
     """Without ``--parts``: ``--games``, ``--players``, ``--policy``, ``--max-states`` or ``--witness-dir``, and no
-    option of parts a-c (``--tiles``, ``--time-per-tile``, ``--policies``, ``--time-points``), ask for part d only."""
-    abc = (args.tiles, args.time_per_tile, args.policies, args.time_points)
+    option of parts a-c (``--tiles``, ``--time-per-tile``, ``--time-total``, ``--policies``, ``--time-points``), ask
+    for part d only."""
+    abc = (args.tiles, args.time_per_tile, args.time_total, args.policies, args.time_points)
     d = (args.games, args.players, args.policy, args.max_states, args.witness_dir)
     return args.parts is None and all(x is None for x in abc) and any(x is not None for x in d)
 

@@ -13,6 +13,7 @@ from gnomekit.models.hedge_mage.placement import legal_placements
 from gnomekit.solver.core.sat import SatTimeout
 from gnomekit.solver.hedge_mage.audit import (
     _local_witness,
+    _PoolJob,
     _Sim,
     audit_tile,
     audit_tiles,
@@ -20,6 +21,7 @@ from gnomekit.solver.hedge_mage.audit import (
     from_twin,
     max_before,
     order_for_replay,
+    pool_order,
     replay,
     setup_garden,
     twins,
@@ -364,3 +366,40 @@ def test_local_search_on_the_default_garden() -> None:
     seq = order_for_replay(base, found)
     assert seq is not None
     check_witness(base, ed, "L4", seq, replay(base, ed, seq))
+
+
+@pytest.mark.parametrize("seed", (29,))
+def test_pooled_audit_matches_brute_force(seed: int) -> None:
+    """``audit_tiles(..., total=)``: one budget for the run, twins shared, the groups in ``pool_order``
+    with their quick witnesses handed on as ``known``: the brute-force values, witnesses replayed."""
+    ed = edition_of(seed, symmetric=seed % 2 == 0)
+    base = setup_garden(ed)
+    res = audit_tiles(base, ed, total=60.0)
+    assert [a.tile for a in res] == list(ed.tiles)
+    for a in res:
+        bf = brute_force_fewest(base, ed, a.tile, max_before(ed))
+        assert a.status == "proven" and a.value == bf, (seed, a.tile, a.lower, a.upper, bf)
+        if bf:
+            check_witness(base, ed, a.tile, a.sequence, a.garden)
+    order = [t for t, _seq in pool_order(base, ed, list(ed.tiles))]
+    assert sorted(order) == sorted(ed.tiles)
+
+
+def test_pool_job_keeps_time_for_the_groups_after_it() -> None:
+    now = time.time()
+    job = _PoolJob("D2", now + 100, after=3, least=10.0, jobs=2, known=())
+    assert 79 < job.seconds() <= 80  # 100 s left, 2 groups' least kept (3 groups after it on 2 workers)
+    assert _PoolJob("D2", now + 5, after=3, least=10.0, jobs=2, known=()).seconds() == 10.0  # never below least
+
+
+def test_audit_tile_starts_from_a_known_witness() -> None:
+    """``known``: a blocking set found before is the first best witness (replayed; a wrong one raises)."""
+    ed = edition_of(29, symmetric=False)
+    base = setup_garden(ed)
+    tile = next(t for t in ed.tiles if brute_force_fewest(base, ed, t, max_before(ed)) == 3)
+    first = audit_tile(base, ed, tile, 60)
+    again = audit_tile(base, ed, tile, 60, known=list(reversed(first.sequence)))
+    assert again.value == first.value == 3
+    check_witness(base, ed, tile, again.sequence, again.garden)
+    with pytest.raises(ValueError, match="leaves it a legal placement"):
+        audit_tile(base, ed, tile, 60, known=first.sequence[:1])

@@ -323,7 +323,10 @@ def test_option_errors_name_the_option(tmp_path: Path, capsys: pytest.CaptureFix
                         (["random", "--seed", "1", "--round", "-1"], "--round: expected a number of rounds"),
                         (["new", "--enchantments", "nope"], "--enchantments: unknown enchantment 'nope'"),
                         (["audit", "--parts", "c", "--time-points", "0"], "--time-points: expected a time budget"),
-                        (["audit", "--parts", "a", "--time-per-tile", "-1"], "--time-per-tile: expected")):
+                        (["audit", "--parts", "a", "--time-per-tile", "-1"], "--time-per-tile: expected"),
+                        (["audit", "--parts", "a", "--time-total", "0"], "--time-total: expected a time budget"),
+                        (["audit", "--parts", "a", "--time-total", "9", "--time-per-tile", "3"],
+                         "--time-total: give --time-per-tile or --time-total, not both")):
         code, out, err = run(capsys, *args)
         assert code == 2 and not out and f"gnomekit: error: {where}" in err, (args, err)
     # An edition whose first-game cards open the same tunnel: the error names the edition file.
