@@ -403,3 +403,28 @@ def test_audit_tile_starts_from_a_known_witness() -> None:
     check_witness(base, ed, tile, again.sequence, again.garden)
     with pytest.raises(ValueError, match="leaves it a legal placement"):
         audit_tile(base, ed, tile, 60, known=first.sequence[:1])
+
+
+def test_committed_ten_minute_audit_witnesses_replay() -> None:
+    """docs/proofs/hedge-mage-audit-a-2026-12-04.json.gz (``audit --parts a --time-total 600 --jobs 2``, the
+    figures in docs/rules/hedge-mage.md): five tiles proven, every witness legal from setup and blocking."""
+    import gzip
+    import json
+    from pathlib import Path
+
+    from gnomekit.models.hedge_mage.placement import Placement
+
+    path = Path(__file__).parents[2] / "docs/proofs/hedge-mage-audit-a-2026-12-04.json.gz"
+    doc = json.loads(gzip.decompress(path.read_bytes()))
+    ed = default_edition()
+    base = setup_garden(ed)
+    tiles = doc["per_tile"]["tiles"]
+    assert doc["per_tile"]["time_total"] == 600 and [t["tile"] for t in tiles] == list(ed.tiles)
+    assert sorted(t["tile"] for t in tiles if t["status"] == "proven") == ["I4", "N5", "S4", "T4", "T4e"]
+    for t in tiles:
+        seq = [Placement(p["tile"], tuple(tuple(c) for c in p["cells"]), tuple(p["sigil"]))
+               for p in t["witness"]["placements"]]
+        assert len(seq) == t["upper_bound"]
+        g = replay(base, ed, seq)
+        assert not legal_placements(g, ed.tiles[t["tile"]]).placements, t["tile"]
+        assert len({p.tile for p in seq}) == len(seq) and t["tile"] not in {p.tile for p in seq}
