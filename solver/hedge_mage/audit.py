@@ -1159,12 +1159,20 @@ def audit_tiles(
         if not batch.complete:
             raise BatchError(batch, done)
         return done
+    return _by_groups(base, edition, names, partial(_group_task, base, edition, method),
+                      lambda gs: [(g[0], seconds_per_tile * len(g)) for g in gs], backend, progress)
+
+
+def _by_groups(base: Garden, edition: HedgeMageEdition, names: list[str], task: Callable[[Any], TileAudit],
+               jobs_of: Callable[[list[list[str]]], list[Any]], backend: Backend | None,
+               progress: Callable[[Progress], None] | None) -> list[TileAudit]:
+    """Run ``task`` once per group of twins (``jobs_of`` makes the tasks' inputs from the groups, each
+    group's searched tile first); the other tiles of a group answered by ``from_twin``, in ``names``' order."""
     rep = twins(base, edition)
     groups: dict[str, list[str]] = {}
     for n in names:
         groups.setdefault(rep[n], []).append(n)
-    jobs = [(g[0], seconds_per_tile * len(g)) for g in groups.values()]
-    batch = run_batch(partial(_group_task, base, edition, method), jobs, backend, progress)
+    batch = run_batch(task, jobs_of(list(groups.values())), backend, progress)
     done = [a for _i, a in batch.items()]
     if not batch.complete:
         raise BatchError(batch, done)
@@ -1180,22 +1188,16 @@ def _audit_pooled(base: Garden, edition: HedgeMageEdition, names: list[str], tot
     if total <= 0:
         raise ValueError(f"total must be positive, not {total}")
     end = time.time() + total
-    rep = twins(base, edition)
-    groups: dict[str, list[str]] = {}
-    for n in names:
-        groups.setdefault(rep[n], []).append(n)
-    order = pool_order(base, edition, [g[0] for g in groups.values()])
     jobs = (backend.jobs if backend is not None else 1) or 1
-    least = total * jobs / len(order) / 4
-    work = [_PoolJob(tile, end, len(order) - 1 - i, least, jobs, tuple(seq))
-            for i, (tile, seq) in enumerate(order)]
-    batch = run_batch(partial(_pool_task, base, edition, method), work, backend, progress)
-    done = [a for _i, a in batch.items()]
-    if not batch.complete:
-        raise BatchError(batch, done)
-    by_tile = {a.tile: a for a in done}
-    return [by_tile[n] if n in by_tile else from_twin(base, edition, n, by_tile[groups[rep[n]][0]])
-            for n in names]
+
+    def jobs_of(groups: list[list[str]]) -> list[_PoolJob]:
+        order = pool_order(base, edition, [g[0] for g in groups])
+        least = total * jobs / len(order) / 4
+        return [_PoolJob(tile, end, len(order) - 1 - i, least, jobs, tuple(seq))
+                for i, (tile, seq) in enumerate(order)]
+
+    return _by_groups(base, edition, names, partial(_pool_task, base, edition, method), jobs_of, backend,
+                      progress)
 
 
 # ---------------------------------------------------------------------------------------------
