@@ -428,3 +428,21 @@ def test_committed_ten_minute_audit_witnesses_replay() -> None:
         g = replay(base, ed, seq)
         assert not legal_placements(g, ed.tiles[t["tile"]]).placements, t["tile"]
         assert len({p.tile for p in seq}) == len(seq) and t["tile"] not in {p.tile for p in seq}
+
+
+def test_the_offline_proof_log_answers_every_split() -> None:
+    """docs/proofs/hedge-mage-I3-not-with-5.txt: every split of k = 5 that I3's model asks (``_splits`` over its
+    shapes' caps, in order) has an UNSAT line with those counts, so the proof skipped none."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs/proofs/hedge-mage-I3-not-with-5.txt").read_text()
+    answered = {(int(i), counts) for i, counts in re.findall(r"split (\d+) (\[[\d, ]+\]): UNSAT", text)}
+    ed = default_edition()
+    model = _BlockModel(setup_garden(ed), ed, "I3", max_before(ed), ring="count")
+    try:
+        splits = _splits([len(sh.tiles) for sh in model.shapes], 5)
+    finally:
+        model.close()
+    assert len(splits) == 179
+    assert {(i, str(c)) for i, c in enumerate(splits)} <= answered
