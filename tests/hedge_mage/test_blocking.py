@@ -406,7 +406,7 @@ def test_audit_tile_starts_from_a_known_witness() -> None:
 
 
 def test_committed_ten_minute_audit_witnesses_replay() -> None:
-    """docs/proofs/hedge-mage-audit-a-2026-12-04.json.gz (``audit --parts a --time-total 600 --jobs 2``, the
+    """docs/audit/hedge-mage-a-2026-12-04.json.gz (``audit --parts a --time-total 600 --jobs 2``, the
     figures in docs/rules/hedge-mage.md): five tiles proven, every witness legal from setup and blocking."""
     import gzip
     import json
@@ -414,7 +414,7 @@ def test_committed_ten_minute_audit_witnesses_replay() -> None:
 
     from gnomekit.models.hedge_mage.placement import Placement
 
-    path = Path(__file__).parents[2] / "docs/proofs/hedge-mage-audit-a-2026-12-04.json.gz"
+    path = Path(__file__).parents[2] / "docs/audit/hedge-mage-a-2026-12-04.json.gz"
     doc = json.loads(gzip.decompress(path.read_bytes()))
     ed = default_edition()
     base = setup_garden(ed)
@@ -431,12 +431,12 @@ def test_committed_ten_minute_audit_witnesses_replay() -> None:
 
 
 def test_the_offline_proof_log_answers_every_split() -> None:
-    """docs/proofs/hedge-mage-I3-not-with-5.txt: every split of k = 5 that I3's model asks (``_splits`` over its
+    """docs/audit/hedge-mage-I3-not-with-5.txt: every split of k = 5 that I3's model asks (``_splits`` over its
     shapes' caps, in order) has an UNSAT line with those counts, so the proof skipped none."""
     import re
     from pathlib import Path
 
-    text = (Path(__file__).parents[2] / "docs/proofs/hedge-mage-I3-not-with-5.txt").read_text()
+    text = (Path(__file__).parents[2] / "docs/audit/hedge-mage-I3-not-with-5.txt").read_text()
     answered = {(int(i), counts) for i, counts in re.findall(r"split (\d+) (\[[\d, ]+\]): UNSAT", text)}
     ed = default_edition()
     model = _BlockModel(setup_garden(ed), ed, "I3", max_before(ed), ring="count")
