@@ -430,16 +430,17 @@ def test_committed_ten_minute_audit_witnesses_replay() -> None:
         assert len({p.tile for p in seq}) == len(seq) and t["tile"] not in {p.tile for p in seq}
 
 
-def test_the_offline_proof_log_answers_every_split() -> None:
-    """docs/audit/hedge-mage-I3-not-with-5.txt: every split of k = 5 that I3's model asks (``_splits`` over its
-    shapes' caps, in order) has an UNSAT line with those counts, so the proof skipped none."""
+@pytest.mark.parametrize("tile", ["I3", "L3"])
+def test_the_offline_proof_log_answers_every_split(tile: str) -> None:
+    """docs/audit/hedge-mage-<tile>-not-with-5.txt: every split of k = 5 that the tile's model asks (``_splits``
+    over its shapes' caps, in order) has an UNSAT line with those counts, so the proof skipped none."""
     import re
     from pathlib import Path
 
-    text = (Path(__file__).parents[2] / "docs/audit/hedge-mage-I3-not-with-5.txt").read_text()
+    text = (Path(__file__).parents[2] / f"docs/audit/hedge-mage-{tile}-not-with-5.txt").read_text()
     answered = {(int(i), counts) for i, counts in re.findall(r"split (\d+) (\[[\d, ]+\]): UNSAT", text)}
     ed = default_edition()
-    model = _BlockModel(setup_garden(ed), ed, "I3", max_before(ed), ring="count")
+    model = _BlockModel(setup_garden(ed), ed, tile, max_before(ed), ring="count")
     try:
         splits = _splits([len(sh.tiles) for sh in model.shapes], 5)
     finally:
