@@ -558,13 +558,7 @@ def audit_tile(
         return res
     res.lower = 1
     if known:
-        order = order_for_replay(base, known)
-        if order is None:
-            raise ValueError(f"the known blocking set for {tile} has split ground")
-        g = replay(base, edition, order)
-        if legal_placements(g, tobj).placements:
-            raise ValueError(f"the known blocking set for {tile} leaves it a legal placement")
-        _set_witness(res, order, g)
+        _take_blocking(base, edition, res, known, bad=ValueError, what="the known blocking set")
     geo = _Geometry.of(base, edition)
     stats = {"guesses": 0, "blocked_placements": 0, "cuts": 0, "sat_calls": 0}
 
@@ -838,16 +832,18 @@ class _MaxSatThread:
 
 
 def _take_blocking(base: Garden, edition: HedgeMageEdition, res: TileAudit,
-                   placements: Sequence[Placement]) -> list[Placement]:
-    """Keep a solver's blocking set as ``res``'s witness: ordered by the order lemma and replayed first.
+                   placements: Sequence[Placement], bad: type[Exception] = RuntimeError,
+                   what: str = "blocking set") -> list[Placement]:
+    """Keep a blocking set as ``res``'s witness: ordered by the order lemma and replayed first.
 
-    Raises when it has split ground or leaves the tile a placement (a solver bug, never hidden)."""
+    Raises ``bad`` when it has split ground or leaves the tile a placement (from a solver: a bug,
+    never hidden; ``audit_tile(known=)`` passes ValueError: the caller's set)."""
     seq = order_for_replay(base, placements)
     if seq is None:  # pragma: no cover - the models only answer connected gardens
-        raise RuntimeError(f"blocking set for {res.tile} has split ground")
+        raise bad(f"{what} for {res.tile} has split ground")
     g = replay(base, edition, seq)
-    if legal_placements(g, edition.tiles[res.tile]).placements:  # pragma: no cover - a solver bug
-        raise RuntimeError(f"blocking set for {res.tile} leaves it a legal placement")
+    if legal_placements(g, edition.tiles[res.tile]).placements:
+        raise bad(f"{what} for {res.tile} leaves it a legal placement")
     _set_witness(res, seq, g)
     return seq
 
@@ -941,6 +937,9 @@ def _local_witness(sim: _Sim, tile: str, k: int, rng: random.Random, until: floa
         h2 = hedge | m
         return bits.no_square(h2) and bits.connected(bits.full & ~h2)
 
+    def laid(state: dict[str, int]) -> list[Placement]:
+        return [sim.cands[t][first[t][m]] for t, m in state.items()]
+
     moves = 0
     scanned: set[int] = set()
     while time.monotonic() < until and (steps is None or moves < steps):
@@ -998,9 +997,9 @@ def _local_witness(sim: _Sim, tile: str, k: int, rng: random.Random, until: floa
                             if fits(rest, m) and not legal_targets(rest | m):
                                 del state[out]
                                 state[t] = m
-                                return [sim.cands[x][first[x][y]] for x, y in state.items()]
+                                return laid(state)
         if not live:
-            return [sim.cands[t][first[t][m]] for t, m in state.items()]
+            return laid(state)
     return None
 
 
