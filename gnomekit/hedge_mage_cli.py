@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gnomekit import hedge_mage_audit_cli as audit_cli
+from gnomekit import hedge_mage_level_cli as level_cli
 from gnomekit import hedge_mage_play_cli as play_cli
 from gnomekit import hedge_mage_round_cli as round_cli
 from gnomekit import hedge_mage_run_cli as run_cli
@@ -248,6 +249,7 @@ class HedgeMageCLI(GameCLI):
 
     def more_verbs(self, verbs: SubParsers) -> None:
         audit_cli.register(verbs)
+        level_cli.register(verbs)
         run_cli.to_run_parser(verbs).set_defaults(func=self.cmd_to_run)
         play_cli.register(verbs)
 

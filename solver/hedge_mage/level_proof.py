@@ -1,0 +1,160 @@
+"""One level of a blocking number, proven in pieces: "no garden of at most k placements blocks tile T".
+
+``BlockingSearch.run`` proves a level in one call, which cannot be stopped and taken up
+again in another process.  Some levels take hours (L4 "not with 5" on the default
+edition: 179 split questions of 30-120 s each), so here the same questions (the
+count-form model's splits of k, ``blocking._splits``, in the same order) are asked one
+by one, each answer handed to the caller as a :class:`SplitAnswer`, and a run can skip
+the splits an earlier run has settled.  The log (:func:`log_line`, :func:`read_log`) is
+the record: a line per split proven UNSAT, so the proof is complete exactly when every
+split of the level has an UNSAT line.  A split cut by the deadline is not settled and is
+asked again by the next run.  A split that finds a blocking garden ends the level: the
+tile's value is at most k, and the garden is replayed and checked before it is reported.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+
+from gnomekit.models.core.errors import NotationError
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.placement import Placement, legal_placements
+from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.solver.core.sat import SatTimeout
+from gnomekit.solver.hedge_mage.audit import max_before, order_for_replay, replay
+from gnomekit.solver.hedge_mage.blocking import BlockingSearch, _splits
+
+#: The log's header line: which question the log answers (checked on resume).
+HEADER = "# level-proof tile={tile} k={k} edition={edition} splits={n}"
+_HEADER = re.compile(r"^# level-proof tile=(\S+) k=(\d+) edition=(\S+) splits=(\d+)\s*$")
+_LINE = re.compile(r"split (\d+) (\[[\d, ]*\]): UNSAT in ([\d.]+)s")
+
+
+@dataclass
+class SplitAnswer:
+    """One split question: ``status`` "unsat" (no blocking garden under these counts), "blocks"
+    (``placements`` block the tile, in a replayable order) or "timeout" (the deadline came first)."""
+
+    index: int
+    counts: list[int]
+    status: str
+    seconds: float
+    placements: list[Placement] = field(default_factory=list)
+
+
+@dataclass
+class LevelProof:
+    """Where a level stands: its splits, those settled UNSAT (by index), a blocking garden if one was found."""
+
+    tile: str
+    k: int
+    splits: list[list[int]]
+    unsat: set[int]
+    blocking: list[Placement] | None = None
+    question_seconds: float = 0.0  # this run's
+
+    @property
+    def status(self) -> str:
+        """"proven" (every split UNSAT: the value is above k), "blocks" (value at most k) or "unknown"."""
+        if self.blocking is not None:
+            return "blocks"
+        return "proven" if len(self.unsat) == len(self.splits) else "unknown"
+
+    @property
+    def left(self) -> list[int]:
+        return [i for i in range(len(self.splits)) if i not in self.unsat]
+
+
+def level_splits(base: Garden, edition: HedgeMageEdition, tile: str, k: int) -> list[list[int]]:
+    """The split questions of level ``k`` for ``tile``, in the order the search asks them."""
+    search = BlockingSearch(base, edition, tile, max_before(edition), lower=k, ring="count")
+    try:
+        return _splits(search.caps, k)
+    finally:
+        search.close()
+
+
+def prove_level(base: Garden, edition: HedgeMageEdition, tile: str, k: int, deadline: float,
+                settled: Collection[int] = (), on_answer: Callable[[SplitAnswer, LevelProof], None] | None = None,
+                only: Collection[int] | None = None) -> LevelProof:
+    """Ask the splits of level ``k`` not in ``settled`` (or only those in ``only``) until ``deadline``
+    (time.monotonic), one by one on one incremental solver; ``on_answer`` hears each answer as it comes
+    (a log line to write, a progress bar to move).  Stops at the first blocking garden."""
+    kmax = max_before(edition)
+    if not 1 <= k <= kmax:
+        raise ValueError(f"the level k must be from 1 to {kmax} (the placements before the last round), not {k}")
+    search = BlockingSearch(base, edition, tile, kmax, lower=k, ring="count")
+    model = search.model
+    splits = _splits(search.caps, k)
+    proof = LevelProof(tile, k, splits, {i for i in settled if 0 <= i < len(splits)})
+    try:
+        for i, counts in enumerate(splits):
+            if i in proof.unsat or (only is not None and i not in only):
+                continue
+            t0 = time.monotonic()
+            if t0 >= deadline:
+                break
+            try:
+                found = search._question(model.at_most(k) + model.shape_limits(counts), deadline)
+            except SatTimeout:
+                secs = time.monotonic() - t0
+                proof.question_seconds += secs
+                if on_answer is not None:
+                    on_answer(SplitAnswer(i, counts, "timeout", secs), proof)
+                break
+            secs = time.monotonic() - t0
+            proof.question_seconds += secs
+            if found is None:
+                proof.unsat.add(i)
+                if on_answer is not None:
+                    on_answer(SplitAnswer(i, counts, "unsat", secs), proof)
+                continue
+            seq = order_for_replay(base, found)
+            if seq is None:
+                raise RuntimeError(f"the split search's garden for {tile} has no legal placement order")
+            garden = replay(base, edition, seq)  # raises if the solver's set is not a legal sequence
+            if legal_placements(garden, edition.tiles[tile]).placements:
+                raise RuntimeError(f"the split search's garden for {tile} does not block it")
+            proof.blocking = seq
+            if on_answer is not None:
+                on_answer(SplitAnswer(i, counts, "blocks", secs, seq), proof)
+            break
+    finally:
+        search.close()
+    return proof
+
+
+def header(tile: str, k: int, edition: str, n: int) -> str:
+    return HEADER.format(tile=tile, k=k, edition=edition, n=n)
+
+
+def log_line(ans: SplitAnswer, proof: LevelProof, elapsed: float) -> str:
+    """The log's line for an UNSAT split (the only kind :func:`read_log` counts as settled)."""
+    return (f"{elapsed:7.1f}s split {ans.index} {ans.counts}: UNSAT in {ans.seconds:.1f}s "
+            f"({len(proof.unsat)} UNSAT of {len(proof.splits)})")
+
+
+def read_log(text: str, source: str, tile: str, k: int, splits: list[list[int]]) -> set[int]:
+    """The splits a log settles (its UNSAT lines), checked against the question asked: a header naming
+    another tile or level, or a line whose counts are not that split's, is a NotationError at its line."""
+    settled: set[int] = set()
+    for no, line in enumerate(text.splitlines(), 1):
+        head = _HEADER.match(line)
+        if head is not None:
+            if head.group(1) != tile or int(head.group(2)) != k:
+                raise NotationError(f"this log is for tile {head.group(1)} at k = {head.group(2)}, "
+                                    f"not {tile} at k = {k}", source=source, line=no, column=1)
+            continue
+        m = _LINE.search(line)
+        if m is None:
+            continue
+        i, counts = int(m.group(1)), m.group(2)
+        if i >= len(splits) or str(splits[i]) != counts:
+            want = str(splits[i]) if i < len(splits) else f"an index below {len(splits)}"
+            raise NotationError(f"split {i} of {tile} at k = {k} is {want}, the log says {counts}",
+                                source=source, line=no, column=m.start(2) + 1)
+        settled.add(i)
+    return settled
