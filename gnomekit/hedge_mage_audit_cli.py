@@ -74,6 +74,11 @@ def _text_tiles(res: list[TileAudit], ed: HedgeMageEdition, secs: float, budget:
            f"budget {budget:g} s a tile, tiles with the same cell sets searched once with their budgets added")
     lines = [f"(a) fewest earlier placements leaving a tile no legal placement ({how}; took {secs:.1f} s)"]
     lines += ["  " + _tile_line(a) for a in res]
+    open_tiles = [a for a in res if a.value is None and not a.never and not a.answered_with]
+    if open_tiles:
+        a = open_tiles[0]
+        lines.append(f"  to go on with an unknown tile one level at a time, resumable across runs: gnomekit "
+                     f"hedge-mage audit-level --tile {a.tile} --k {a.lower} --log FILE")
     for a in res:
         if a.garden is not None and a.upper:
             lines.append("")
