@@ -23,7 +23,7 @@ from gnomekit.batch_cli import (
     compare_editions,
     incomplete,
 )
-from gnomekit.common import NO, OK, Answer, add_common
+from gnomekit.common import NO, OK, Answer, add_common, read_source
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
 from gnomekit.models.hedge_mage.notation import garden_to_text, placement_to_text
@@ -39,7 +39,9 @@ from gnomekit.solver.hedge_mage.audit import (
     max_points,
     setup_garden,
     simulate,
+    twins,
 )
+from gnomekit.solver.hedge_mage.level_proof import LevelRecord, read_levels, with_levels
 
 PARTS = ("a", "b", "c")
 GAME_PART = "d"  # whole games: gnomekit/hedge_mage_play_cli.py
@@ -64,16 +66,31 @@ def _tile_line(a: TileAudit) -> str:
         up = "none found" if a.upper is None else str(a.upper)
         what = f"unknown: proven >= {a.lower}, best witness {up}"
     took = f"same cell sets as {a.answered_with}, answered by its search" if a.answered_with else f"{a.seconds:.1f} s"
+    if a.level_logs:
+        took += (f"; not with {a.lower - 1} by the level log {' + '.join(a.level_logs)} (its UNSAT splits "
+                 f"as recorded, not asked again)")
     return f"{a.tile:<5} {what}  [{took}]"
 
 
 def _text_tiles(res: list[TileAudit], ed: HedgeMageEdition, secs: float, budget: float,
-                total: float | None = None) -> str:
+                total: float | None = None, levels: list[tuple[LevelRecord, list[str]]] | None = None) -> str:
+    """Part (a)'s text; ``levels``: each level record with the audited tiles it is about (it and its twins)."""
     how = (f"budget {total:g} s for all tiles, the tiles with the shortest quick witness first, unused time "
            f"handed on; tiles with the same cell sets searched once" if total is not None else
            f"budget {budget:g} s a tile, tiles with the same cell sets searched once with their budgets added")
+    levels = levels or []
     lines = [f"(a) fewest earlier placements leaving a tile no legal placement ({how}; took {secs:.1f} s)"]
     lines += ["  " + _tile_line(a) for a in res]
+    for r, about in levels:
+        used = [a.tile for a in res if a.level_logs and set(a.level_logs) == set(r.sources)]
+        if r.complete:
+            what = (f"no garden of at most {r.k} earlier placements blocks {r.tile} (all {r.splits} splits "
+                    f"UNSAT); " + (f"used for {' '.join(used)}" if used else
+                                   "not needed, the audit proved as much" if about else
+                                   "not used: neither it nor a twin was audited (--tiles)"))
+        else:
+            what = f"{r.tile} at k = {r.k}, {len(r.settled)} of {r.splits} splits UNSAT: not complete, not used"
+        lines.append(f"  level log {' + '.join(r.sources)}: {what}")
     open_tiles = [a for a in res if a.value is None and not a.never and not a.answered_with]
     if open_tiles:
         a = open_tiles[0]
@@ -183,6 +200,22 @@ def shared_figures(data: dict[str, Any], seed: int) -> dict[str, Any]:
     return {"seed": seed, "policies": policies, "witnesses": found}
 
 
+def _level_logs(args: argparse.Namespace, ed: HedgeMageEdition, parts: list[str],
+                enchs: tuple[str, ...] | None) -> list[LevelRecord]:
+    """``--level-log``'s records, read and checked before any search (a bad log costs no audit time)."""
+    if not args.level_log:
+        return []
+    if "a" not in parts:
+        raise UsageError("--level-log is for part (a); add a to --parts", source="--level-log")
+    if args.compare:
+        raise UsageError("--level-log names one edition's logs; it cannot be used with --compare",
+                         source="--level-log")
+    if enchs is not None and list(enchs) != list(ed.first_game):
+        raise UsageError("the level logs are proven from the first-game setup (audit-level has no "
+                         "--enchantments); leave out --enchantments to use them", source="--level-log")
+    return read_levels([read_source(path) for path in args.level_log], setup_garden(ed), ed)
+
+
 def _audit(args: argparse.Namespace) -> Answer:
     ed = load_edition(args.edition)
     parts = _list(args.parts) or ([GAME_PART] if games.wants_games(args) else list(PARTS))
@@ -222,6 +255,7 @@ def _audit(args: argparse.Namespace) -> Answer:
     texts = [f"Hedge Mage audit, edition {ed.name}; reachable = setup plus at most "
              f"{max_before(ed)} placements of distinct tiles before the tile in question"]
     stop: BatchError | None = None
+    levels = _level_logs(args, ed, parts, enchs)
     if "a" in parts:
         t0 = time.monotonic()
         try:
@@ -230,11 +264,16 @@ def _audit(args: argparse.Namespace) -> Answer:
                                   share_twins=True, total=args.time_total)
         except BatchError as err:
             res, stop = err.partial, err
+        res = with_levels(res, levels, base, ed)
         secs = time.monotonic() - t0
         data["per_tile"] = {"seconds": round(secs, 3),
                             "time_per_tile": None if args.time_total is not None else args.time_per_tile,
-                            "time_total": args.time_total, "tiles": [a.to_json() for a in res]}
-        texts.append(_text_tiles(res, ed, secs, args.time_per_tile, args.time_total))
+                            "time_total": args.time_total, "tiles": [a.to_json() for a in res],
+                            "level_logs": [{"tile": r.tile, "k": r.k, "logs": list(r.sources), "splits": r.splits,
+                                            "unsat": len(r.settled), "complete": r.complete} for r in levels]}
+        rep = twins(base, ed)
+        about = [(r, [a.tile for a in res if rep[a.tile] == rep[r.tile]]) for r in levels]
+        texts.append(_text_tiles(res, ed, secs, args.time_per_tile, args.time_total, about))
     if "b" in parts and stop is None:
         t0 = time.monotonic()
         games_b = int((THOROUGH if args.thorough else DEFAULTS)["games_b"]) if args.games is None else args.games
@@ -289,6 +328,9 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                    help="part (a): one budget in seconds for all the tiles instead of --time-per-tile (wall "
                    "clock with --jobs): tiles with a short quick witness first, a tile's unused time going to "
                    "the later ones")
+    p.add_argument("--level-log", metavar="FILE", action="append",
+                   help="part (a): a log of hedge-mage audit-level --log (repeat for more); a level it proves "
+                   "complete (every split UNSAT) raises the tile's lower bound, as recorded, not asked again")
     p.add_argument("--games", type=int, default=None, metavar="K",
                    help="part (b): games per policy (default 1000; 10000 with --thorough); part (d): whole games "
                    "(default 10; 100 with --thorough)")

@@ -357,6 +357,8 @@ class TileAudit:
     stats: dict[str, int] = field(default_factory=dict)
     #: the twin (``twins``) whose search answered this tile too, or None when searched itself
     answered_with: str | None = None
+    #: the level-proof logs (``level_proof.with_levels``) whose recorded UNSAT level gives ``lower``
+    level_logs: list[str] = field(default_factory=list)
 
     @property
     def value(self) -> int | None:
@@ -383,6 +385,7 @@ class TileAudit:
             "seconds": round(self.seconds, 3),
             "stats": self.stats,
             "answered_with": self.answered_with,
+            "level_logs": self.level_logs,
         }
 
 

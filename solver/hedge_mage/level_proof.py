@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field, replace
 
 from gnomekit.models.core.errors import NotationError
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.placement import Placement, legal_placements
 from gnomekit.models.hedge_mage.position import Garden
 from gnomekit.solver.core.sat import SatTimeout
-from gnomekit.solver.hedge_mage.audit import max_before, order_for_replay, replay
+from gnomekit.solver.hedge_mage.audit import TileAudit, max_before, order_for_replay, replay, twins
 from gnomekit.solver.hedge_mage.blocking import BlockingSearch, _splits
 
 #: The log's header line: which question the log answers (checked on resume).
@@ -158,3 +158,94 @@ def read_log(text: str, source: str, tile: str, k: int, splits: list[list[int]])
                                 source=source, line=no, column=m.start(2) + 1)
         settled.add(i)
     return settled
+
+
+@dataclass(frozen=True)
+class LevelRecord:
+    """What a set of logs says about one level: its tile and k, the logs, the splits they settle (UNSAT
+    lines, read by :func:`read_log`) out of all the level's splits."""
+
+    tile: str
+    k: int
+    sources: tuple[str, ...]
+    settled: frozenset[int]
+    splits: int
+
+    @property
+    def complete(self) -> bool:
+        """Every split UNSAT: no garden of at most ``k`` earlier placements blocks ``tile``."""
+        return len(self.settled) == self.splits
+
+
+def read_levels(logs: Sequence[tuple[str, str]], base: Garden, edition: HedgeMageEdition) -> list[LevelRecord]:
+    """The levels that ``logs`` ((text, source) pairs, as ``audit-level --log`` writes them) are about,
+    the logs of one level read together (the parts of ``--part I/N``), in the order first named.
+
+    Each log must start its question with a header line for a tile of ``edition`` (by name) and a level
+    from 1 to the placements before the last round; a log without one, for another edition or tile, or
+    whose UNSAT line does not fit its split, is a NotationError at its line.  ``base`` is the setup garden
+    the logs were proven from (``audit-level`` proves from the first-game setup)."""
+    kmax = max_before(edition)
+    found: dict[tuple[str, int], tuple[list[str], set[int], int]] = {}
+    cache: dict[tuple[str, int], list[list[int]]] = {}
+    for text, source in logs:
+        head = next(((no, m) for no, line in enumerate(text.splitlines(), 1)
+                     if (m := _HEADER.match(line)) is not None), None)
+        if head is None:
+            raise NotationError("expected a level-proof log (a header line '# level-proof tile=T k=K "
+                                "edition=E splits=N', as the level proofs write)", source=source, line=1,
+                                column=1)
+        no, m = head
+        tile, k, ed_name = m.group(1), int(m.group(2)), m.group(3)
+        if ed_name != edition.name:
+            raise NotationError(f"this log is for edition {ed_name}, not {edition.name}", source=source,
+                                line=no, column=m.start(3) + 1)
+        if tile not in edition.tiles:
+            raise NotationError(f"unknown tile {tile!r}; the edition has: {' '.join(edition.tiles)}",
+                                source=source, line=no, column=m.start(1) + 1)
+        if not 1 <= k <= kmax:
+            raise NotationError(f"expected a level from 1 to {kmax}", source=source, line=no,
+                                column=m.start(2) + 1)
+        if (tile, k) not in cache:
+            cache[tile, k] = level_splits(base, edition, tile, k)
+        splits = cache[tile, k]
+        if int(m.group(4)) != len(splits):
+            raise NotationError(f"the level has {len(splits)} splits, the log says {m.group(4)}", source=source,
+                                line=no, column=m.start(4) + 1)
+        settled = read_log(text, source, tile, k, splits)
+        names, union, _n = found.setdefault((tile, k), ([], set(), len(splits)))
+        names.append(source)
+        union |= settled
+    return [LevelRecord(tile, k, tuple(names), frozenset(union), n) for (tile, k), (names, union, n) in found.items()]
+
+
+def with_levels(answers: Sequence[TileAudit], records: Sequence[LevelRecord], base: Garden,
+                edition: HedgeMageEdition) -> list[TileAudit]:
+    """``answers`` with the lower bounds the complete level records prove (for the tile or its twin,
+    ``audit.twins``: the same question): level k raises ``lower`` to k + 1, and a tile whose best witness
+    has k + 1 placements is then proven.  The record is named in the answer's ``level_logs``; its UNSAT
+    lines are taken as recorded, not asked again.  A record that says no garden of k placements blocks a
+    tile for which the answer holds a witness of at most k (replayed and checked) is a NotationError at
+    its first log: that log is wrong, or for another setup."""
+    rep = twins(base, edition)
+    out: list[TileAudit] = []
+    for a in answers:
+        best: LevelRecord | None = None
+        for r in records:
+            if not r.complete or rep[r.tile] != rep[a.tile]:
+                continue
+            if a.upper is not None and a.upper <= r.k:
+                raise NotationError(f"this log says no garden of at most {r.k} earlier placements blocks "
+                                    f"{r.tile}, but the audit's witness for {a.tile} (replayed and checked) "
+                                    f"has {a.upper}", source=r.sources[0])
+            if best is None or r.k > best.k:
+                best = r
+        if best is None or best.k < a.lower:
+            out.append(a)
+            continue
+        lower = best.k + 1
+        proven = a.upper == lower or (a.upper is None and lower > a.max_before)
+        out.append(replace(a, lower=lower, status="proven" if proven else a.status,
+                           stats={**a.stats, "unsat_at": best.k},
+                           level_logs=[*best.sources]))
+    return out

@@ -8,13 +8,22 @@ import io
 import json
 import time
 from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from gnomekit.models.core.errors import NotationError
-from gnomekit.models.hedge_mage.edition import default_edition
+from gnomekit.models.hedge_mage.edition import HedgeMageEdition, default_edition
 from gnomekit.models.hedge_mage.placement import legal_placements
-from gnomekit.solver.hedge_mage.audit import brute_force_fewest, max_before, replay, setup_garden
+from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.solver.hedge_mage.audit import (
+    TileAudit,
+    audit_tile,
+    brute_force_fewest,
+    max_before,
+    replay,
+    setup_garden,
+)
 from gnomekit.solver.hedge_mage.level_proof import (
     LevelProof,
     SplitAnswer,
@@ -22,7 +31,9 @@ from gnomekit.solver.hedge_mage.level_proof import (
     level_splits,
     log_line,
     prove_level,
+    read_levels,
     read_log,
+    with_levels,
 )
 
 from gnomekit.cli import main
@@ -160,3 +171,126 @@ def test_parts_split_the_level_between_logs(tmp_path: Path) -> None:
                          "--log", str(logs[1]), "--json"])
     data = json.loads(out)
     assert code == 0 and data["status"] == "proven" and data["settled_before"] == len(splits) == 59
+
+
+def _complete_log(base: Garden, ed: HedgeMageEdition, tile: str, k: int) -> str:
+    """The log of a whole level asked in one run (every split UNSAT), as ``audit-level --log`` writes it."""
+    lines = [header(tile, k, ed.name, len(level_splits(base, ed, tile, k)))]
+
+    def heard(ans: SplitAnswer, proof: LevelProof) -> None:
+        if ans.status == "unsat":
+            lines.append(log_line(ans, proof, 0.0))
+
+    proof = prove_level(base, ed, tile, k, time.monotonic() + 120, on_answer=heard)
+    assert proof.status == "proven", (tile, k)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_complete_level_log_proves_a_witness_optimal(seed: int) -> None:
+    """Small editions: a budget-cut answer (lower 1, the brute-force value's witness) with the complete log of
+    level value - 1 becomes proven at the brute-force value; the log of a lower level only raises the bound;
+    a log that contradicts a witness is refused."""
+    ed = edition_of(seed, symmetric=seed % 2 == 1)
+    base = setup_garden(ed)
+    seen = 0
+    for tile in ed.tiles:
+        bf = brute_force_fewest(base, ed, tile, max_before(ed))
+        if bf is None or bf < 2:
+            continue
+        full = audit_tile(base, ed, tile, 60)
+        assert full.value == bf
+        cut = replace(full, status="unknown", lower=1, stats={})
+        log = _complete_log(base, ed, tile, bf - 1)
+        [rec] = read_levels([(log, "lvl.txt")], base, ed)
+        assert rec.complete and (rec.tile, rec.k, rec.sources) == (tile, bf - 1, ("lvl.txt",))
+        head, *done = log.splitlines()
+        [bare] = read_levels([(head, "bare.txt")], base, ed)  # no split settled yet: not used
+        assert not bare.complete and with_levels([cut], [bare], base, ed) == [cut]
+        halves = [(head + "\n" + "\n".join(done[i::2]), f"part{i}.txt") for i in range(2)]
+        [both] = read_levels(halves, base, ed)  # the logs of two parts, read together
+        assert both.complete and both.sources == ("part0.txt", "part1.txt")
+        [got] = with_levels([cut], [rec], base, ed)
+        assert got.value == bf and got.level_logs == ["lvl.txt"] and got.stats["unsat_at"] == bf - 1
+        assert got.to_json()["level_logs"] == ["lvl.txt"] and got.sequence == full.sequence
+        if bf >= 3:
+            low = read_levels([(_complete_log(base, ed, tile, bf - 2), "low.txt")], base, ed)
+            [part] = with_levels([cut], low, base, ed)
+            assert part.status == "unknown" and part.lower == bf - 1 and part.upper == bf
+        short = replace(cut, upper=bf - 1)  # a witness the log says cannot exist: the log is wrong
+        with pytest.raises(NotationError) as err:
+            with_levels([short], [rec], base, ed)
+        assert err.value.source == "lvl.txt"
+        seen += 1
+    assert seen >= 1
+
+
+def test_the_recorded_logs_settle_the_default_twins() -> None:
+    """The offline logs of docs/audit, read as ``audit --level-log`` reads them: L3's level 5 with the
+    10-minute audit's 6-placement witness (docs/audit/hedge-mage-a-2026-12-04.json.gz) proves L3 = 6 and, by
+    its twin, L3e = 6; I3's log proves I3 and I3m; neither log touches another tile."""
+    import gzip
+
+    ed = default_edition()
+    base = setup_garden(ed)
+    root = Path(__file__).parents[2] / "docs/audit"
+    logs = [(p.read_text(), str(p)) for p in (root / "hedge-mage-I3-not-with-5.txt",
+                                              root / "hedge-mage-L3-not-with-5.txt")]
+    recs = read_levels(logs, base, ed)
+    assert [(r.tile, r.k, r.complete, r.splits) for r in recs] == [("I3", 5, True, 179), ("L3", 5, True, 179)]
+    doc = json.loads(gzip.decompress((root / "hedge-mage-a-2026-12-04.json.gz").read_bytes()))
+    answers = [TileAudit(t["tile"], t["status"], t["lower_bound"], t["upper_bound"], t["max_before"])
+               for t in doc["per_tile"]["tiles"]]
+    got = {a.tile: a for a in with_levels(answers, recs, base, ed)}
+    for tile, log in (("I3", logs[0][1]), ("I3m", logs[0][1]), ("L3", logs[1][1]), ("L3e", logs[1][1])):
+        assert got[tile].value == 6 and got[tile].level_logs == [log], tile
+    for tile in ("D2", "L4", "L4m", "I4", "T4", "T4e", "S4", "N5"):
+        before = next(a for a in answers if a.tile == tile)
+        assert got[tile] == before, tile
+
+
+def test_audit_takes_level_logs_and_refuses_bad_ones(tmp_path: Path) -> None:
+    """``audit --level-log``: the log is read, reported and, when the audit's own bounds are as tight, not
+    needed; a log for another edition, a missing file, a log without part (a) or with other enchantments exit 2."""
+    path = tmp_path / "tiny.toml"
+    path.write_text(tiny_toml(4, 5, [[0, 0], [3, 4]], [[1, 2], [2, 0]],
+                              {"D2": SHAPES["D2"], "I3": SHAPES["I3"], "L3": SHAPES["L3"], "T4": SHAPES["T4"]}))
+    log = tmp_path / "d2.txt"
+    code, _ = run_cli(["hedge-mage", "audit-level", "--edition", str(path), "--tile", "D2", "--k", "1",
+                       "--log", str(log)])
+    assert code == 0
+    argv = ["hedge-mage", "audit", "--edition", str(path), "--parts", "a", "--tiles", "D2", "--jobs", "1",
+            "--time-per-tile", "30", "--level-log", str(log)]
+    code, out = run_cli(argv + ["--json"])
+    data = json.loads(out)
+    [d2] = data["per_tile"]["tiles"]
+    assert code == 0 and d2["fewest_placements"] == 2 and d2["stats"]["unsat_at"] == 1
+    [rec] = data["per_tile"]["level_logs"]
+    assert rec == {"tile": "D2", "k": 1, "logs": [str(log)], "splits": rec["splits"], "unsat": rec["splits"],
+                   "complete": True}
+    code, out = run_cli(argv)
+    said = f"level log {log}: no garden of at most 1 earlier placements blocks D2 (all {rec['splits']} splits UNSAT)"
+    assert code == 0 and f"{said}; not needed" in out
+    code, out = run_cli(["hedge-mage", "audit", "--parts", "a", "--tiles", "D2", "--level-log", str(log)])
+    assert code == 2 and f"{log}:1:" in out and "edition tiny, not default" in out
+    for bad in (["--level-log", str(tmp_path / "none.txt")], ["--parts", "b", "--level-log", str(log)],
+                ["--enchantments", "fl,pu,mu", "--level-log", str(log)], ["--level-log", str(path)]):
+        code, out = run_cli(["hedge-mage", "audit", "--edition", str(path), "--tiles", "D2", *bad])
+        assert code == 2 and "Traceback" not in out, (bad, out)
+
+
+def test_the_level_in_progress_reads_back() -> None:
+    """docs/audit/hedge-mage-L4-not-with-5.part-*.txt, L4's level 5 under way in two parts: read together as
+    ``audit --level-log`` reads them (every UNSAT line fits its split, no split twice), each part holding only
+    its own splits (``--part I/2``: numbers I modulo 2)."""
+    ed = default_edition()
+    base = setup_garden(ed)
+    paths = sorted((Path(__file__).parents[2] / "docs/audit").glob("hedge-mage-L4-not-with-5.part-*.txt"))
+    assert [p.name[-10:] for p in paths] == ["part-0.txt", "part-1.txt"]
+    lines = 0
+    for i, p in enumerate(paths):
+        [one] = read_levels([(p.read_text(), str(p))], base, ed)
+        assert all(j % 2 == i for j in one.settled)
+        lines += sum(1 for x in p.read_text().splitlines() if ": UNSAT in " in x)
+    [rec] = read_levels([(p.read_text(), str(p)) for p in paths], base, ed)
+    assert (rec.tile, rec.k, rec.splits) == ("L4", 5, 179) and len(rec.settled) == lines > 0
