@@ -228,23 +228,27 @@ def test_a_complete_level_log_proves_a_witness_optimal(seed: int) -> None:
 def test_the_recorded_logs_settle_the_default_twins() -> None:
     """The offline logs of docs/audit, read as ``audit --level-log`` reads them: L3's level 5 with the
     10-minute audit's 6-placement witness (docs/audit/hedge-mage-a-2026-12-04.json.gz) proves L3 = 6 and, by
-    its twin, L3e = 6; I3's log proves I3 and I3m; neither log touches another tile."""
+    its twin, L3e = 6; I3's log proves I3 and I3m; D2's raises its range to 6-8; no log touches another tile."""
     import gzip
 
     ed = default_edition()
     base = setup_garden(ed)
     root = Path(__file__).parents[2] / "docs/audit"
     logs = [(p.read_text(), str(p)) for p in (root / "hedge-mage-I3-not-with-5.txt",
-                                              root / "hedge-mage-L3-not-with-5.txt")]
+                                              root / "hedge-mage-L3-not-with-5.txt",
+                                              root / "hedge-mage-D2-not-with-5.txt")]
     recs = read_levels(logs, base, ed)
-    assert [(r.tile, r.k, r.complete, r.splits) for r in recs] == [("I3", 5, True, 179), ("L3", 5, True, 179)]
+    assert [(r.tile, r.k, r.complete, r.splits) for r in recs] == [("I3", 5, True, 179), ("L3", 5, True, 179),
+                                                                   ("D2", 5, True, 131)]
     doc = json.loads(gzip.decompress((root / "hedge-mage-a-2026-12-04.json.gz").read_bytes()))
     answers = [TileAudit(t["tile"], t["status"], t["lower_bound"], t["upper_bound"], t["max_before"])
                for t in doc["per_tile"]["tiles"]]
     got = {a.tile: a for a in with_levels(answers, recs, base, ed)}
     for tile, log in (("I3", logs[0][1]), ("I3m", logs[0][1]), ("L3", logs[1][1]), ("L3e", logs[1][1])):
         assert got[tile].value == 6 and got[tile].level_logs == [log], tile
-    for tile in ("D2", "L4", "L4m", "I4", "T4", "T4e", "S4", "N5"):
+    d2 = got["D2"]
+    assert (d2.status, d2.lower, d2.upper, d2.level_logs) == ("unknown", 6, 8, [logs[2][1]])
+    for tile in ("L4", "L4m", "I4", "T4", "T4e", "S4", "N5"):
         before = next(a for a in answers if a.tile == tile)
         assert got[tile] == before, tile
 
