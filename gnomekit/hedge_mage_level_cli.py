@@ -13,12 +13,12 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from gnomekit.batch_cli import bar
+from gnomekit.batch_cli import backend_of, bar, batch_answer
 from gnomekit.common import NO, OK, Answer, add_common, read_source
 from gnomekit.models.core.errors import UsageError
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition, load_edition
 from gnomekit.models.hedge_mage.notation import garden_to_json, garden_to_text, placement_to_text
-from gnomekit.solver.core.batch import Progress
+from gnomekit.solver.core.batch import LOCAL, BatchError, Progress
 from gnomekit.solver.hedge_mage.audit import max_before, replay, setup_garden
 from gnomekit.solver.hedge_mage.level_proof import (
     LevelProof,
@@ -27,6 +27,7 @@ from gnomekit.solver.hedge_mage.level_proof import (
     level_splits,
     log_line,
     prove_level,
+    prove_level_batch,
     read_log,
 )
 
@@ -47,6 +48,12 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--log", metavar="FILE", action="append",
                    help="record of the splits proven UNSAT: read to skip them, appended as new ones come; "
                    "repeated, every log is read and the first is written")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="ask the splits on N worker processes, one task a split on a model of its own (default: "
+                   "in this process, one solver for all the splits, which keeps what it learns)")
+    p.add_argument("--ray", nargs="?", const=LOCAL, default=None, metavar="ADDRESS",
+                   help="one task a split on Ray: a local runtime with --jobs CPUs, or the cluster at ADDRESS "
+                   "(the ray extra)")
     add_common(p)
     p.set_defaults(func=cmd_audit_level)
 
@@ -73,6 +80,7 @@ def cmd_audit_level(args: argparse.Namespace) -> Answer:
             settled |= read_log(text, source, args.tile, args.k, splits)
     only = None if part is None else {i for i in range(len(splits)) if i % part[1] == part[0]}
     t0 = time.monotonic()
+    stop: BatchError | None = None
     try:
         if args.log:
             path = args.log[0]
@@ -83,7 +91,8 @@ def cmd_audit_level(args: argparse.Namespace) -> Answer:
                 raise UsageError(f"cannot write the log: {exc.strerror}", source=path) from None
             if fresh:
                 log.write(header(args.tile, args.k, ed.name, len(splits)) + "\n")
-            share = "" if part is None else f", --part {part[0]}/{part[1]}"
+            share = ("" if part is None else f", --part {part[0]}/{part[1]}") + \
+                ("" if args.jobs is None else f", --jobs {args.jobs}") + ("" if args.ray is None else ", --ray")
             log.write(f"# run {time.strftime('%Y-%m-%d %H:%M:%S %Z')}: {len(settled)} of {len(splits)} "
                       f"settled before, --time {args.time:g}{share}\n")
             log.flush()
@@ -94,6 +103,8 @@ def cmd_audit_level(args: argparse.Namespace) -> Answer:
                 if log is not None:
                     if ans.status == "unsat":
                         log.write(log_line(ans, proof, time.monotonic() - t0) + "\n")
+                    elif ans.status == "unasked":
+                        pass
                     elif ans.status == "timeout":
                         log.write(f"# split {ans.index} {ans.counts}: cut by --time after {ans.seconds:.1f}s "
                                   "(asked again next run)\n")
@@ -103,11 +114,20 @@ def cmd_audit_level(args: argparse.Namespace) -> Answer:
                     log.flush()
                 show(Progress(len(proof.unsat), len(splits), 0, time.monotonic() - t0))
 
-            proof = prove_level(base, ed, args.tile, args.k, t0 + args.time, settled, heard, only)
+            if args.ray is not None or (args.jobs is not None and args.jobs > 1):
+                try:
+                    proof = prove_level_batch(base, ed, args.tile, args.k, args.time, settled, heard, only,
+                                              backend_of(args))
+                except BatchError as err:  # Ctrl-C or a failed task: what was heard is in the log
+                    proof, stop = err.partial, err
+            else:
+                backend_of(args)  # check --jobs
+                proof = prove_level(base, ed, args.tile, args.k, t0 + args.time, settled, heard, only)
     finally:
         if log is not None:
             log.close()
-    return _answer(proof, args, ed, len(settled), time.monotonic() - t0)
+    ans = _answer(proof, args, ed, len(settled), time.monotonic() - t0)
+    return ans if stop is None else batch_answer(ans.data, ans.text, stop)
 
 
 def _part(text: str | None) -> tuple[int, int] | None:

@@ -244,12 +244,15 @@ def run_batch(
     backend: Backend | None = None,
     progress: Callable[[Progress], None] | None = None,
     chunk: int = 1,
+    on_result: Callable[[int, R], None] | None = None,
 ) -> Batch[R]:
     """Map ``fn`` over ``inputs`` on ``backend`` (in-process by default); results in input order.
 
     ``chunk`` inputs go to a worker together (for many small tasks); a single chunk runs in
     this process (a pool would only add its start-up).  Never raises for a task's exception
-    (see ``Batch.errors``) nor for Ctrl-C (``Batch.interrupted``).
+    (see ``Batch.errors``) nor for Ctrl-C (``Batch.interrupted``).  ``on_result(index, value)``
+    hears each result in this process as its chunk comes back (in finishing order), for work
+    that must be kept as it comes (a log of hours-long runs), before ``progress``.
     """
     items = list(inputs)
     be = backend or INLINE
@@ -264,6 +267,8 @@ def run_batch(
             if ok:
                 batch.results[start + k] = value
                 batch.finished[start + k] = True
+                if on_result is not None:
+                    on_result(start + k, value)
             else:
                 batch.errors.append(value)
         if progress is not None:

@@ -18,11 +18,13 @@ import re
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from gnomekit.models.core.errors import NotationError
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.placement import Placement, legal_placements
 from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.solver.core.batch import Backend, BatchError, run_batch
 from gnomekit.solver.core.sat import SatTimeout
 from gnomekit.solver.hedge_mage.audit import TileAudit, max_before, order_for_replay, replay, twins
 from gnomekit.solver.hedge_mage.blocking import BlockingSearch, _splits
@@ -36,7 +38,8 @@ _LINE = re.compile(r"split (\d+) (\[[\d, ]*\]): UNSAT in ([\d.]+)s")
 @dataclass
 class SplitAnswer:
     """One split question: ``status`` "unsat" (no blocking garden under these counts), "blocks"
-    (``placements`` block the tile, in a replayable order) or "timeout" (the deadline came first)."""
+    (``placements`` block the tile, in a replayable order), "timeout" (the deadline came while it was
+    asked) or "unasked" (a batch task that started after the run's end)."""
 
     index: int
     counts: list[int]
@@ -112,18 +115,88 @@ def prove_level(base: Garden, edition: HedgeMageEdition, tile: str, k: int, dead
                 if on_answer is not None:
                     on_answer(SplitAnswer(i, counts, "unsat", secs), proof)
                 continue
-            seq = order_for_replay(base, found)
-            if seq is None:
-                raise RuntimeError(f"the split search's garden for {tile} has no legal placement order")
-            garden = replay(base, edition, seq)  # raises if the solver's set is not a legal sequence
-            if legal_placements(garden, edition.tiles[tile]).placements:
-                raise RuntimeError(f"the split search's garden for {tile} does not block it")
+            seq = _checked(base, edition, tile, found)
             proof.blocking = seq
             if on_answer is not None:
                 on_answer(SplitAnswer(i, counts, "blocks", secs, seq), proof)
             break
     finally:
         search.close()
+    return proof
+
+
+def _checked(base: Garden, edition: HedgeMageEdition, tile: str, found: Collection[Placement]) -> list[Placement]:
+    """A split's blocking set in a legal order, replayed from ``base`` and checked to leave ``tile`` no placement."""
+    seq = order_for_replay(base, list(found))
+    if seq is None:
+        raise RuntimeError(f"the split search's garden for {tile} has no legal placement order")
+    garden = replay(base, edition, seq)  # raises if the solver's set is not a legal sequence
+    if legal_placements(garden, edition.tiles[tile]).placements:
+        raise RuntimeError(f"the split search's garden for {tile} does not block it")
+    return seq
+
+
+@dataclass(frozen=True)
+class SplitJob:
+    """One split question as a batch task: its number and counts, and the run's end (``time.time``, which
+    worker processes and machines share, unlike ``time.monotonic``)."""
+
+    index: int
+    counts: tuple[int, ...]
+    end: float
+
+
+def ask_split(base: Garden, edition: HedgeMageEdition, tile: str, k: int, job: SplitJob) -> SplitAnswer:
+    """One split of level ``k`` on a model of its own (a batch task: a worker process, a Ray worker): the
+    same question :func:`prove_level` asks on its shared solver, without the clauses learnt on the others."""
+    left = job.end - time.time()
+    if left <= 0:
+        return SplitAnswer(job.index, list(job.counts), "unasked", 0.0)
+    search = BlockingSearch(base, edition, tile, max_before(edition), lower=k, ring="count")
+    t0 = time.monotonic()
+    try:
+        found = search._question(search.model.at_most(k) + search.model.shape_limits(list(job.counts)), t0 + left)
+    except SatTimeout:
+        return SplitAnswer(job.index, list(job.counts), "timeout", time.monotonic() - t0)
+    finally:
+        search.close()
+    secs = time.monotonic() - t0
+    if found is None:
+        return SplitAnswer(job.index, list(job.counts), "unsat", secs)
+    return SplitAnswer(job.index, list(job.counts), "blocks", secs, _checked(base, edition, tile, found))
+
+
+def prove_level_batch(base: Garden, edition: HedgeMageEdition, tile: str, k: int, seconds: float,
+                      settled: Collection[int] = (), on_answer: Callable[[SplitAnswer, LevelProof], None] | None = None,
+                      only: Collection[int] | None = None, backend: Backend | None = None) -> LevelProof:
+    """:func:`prove_level` with one task a split on ``backend`` (worker processes, Ray), ``seconds`` of wall
+    clock for the run: each split is asked on a model of its own (:func:`ask_split`), ``on_answer`` hears the
+    answers as they come back (in finishing order), and a split whose task runs past the end ("timeout") or
+    starts after it ("unasked") is asked again by a later run.  Every split left is asked, also after one
+    finds a blocking garden (a task cannot be stopped once sent); the proof keeps the first garden heard."""
+    kmax = max_before(edition)
+    if not 1 <= k <= kmax:
+        raise ValueError(f"the level k must be from 1 to {kmax} (the placements before the last round), not {k}")
+    if seconds <= 0:
+        raise ValueError(f"seconds must be positive, not {seconds}")
+    splits = level_splits(base, edition, tile, k)
+    proof = LevelProof(tile, k, splits, {i for i in settled if 0 <= i < len(splits)})
+    end = time.time() + seconds
+    jobs = [SplitJob(i, tuple(c), end) for i, c in enumerate(splits)
+            if i not in proof.unsat and (only is None or i in only)]
+
+    def heard(_n: int, ans: SplitAnswer) -> None:
+        proof.question_seconds += ans.seconds
+        if ans.status == "unsat":
+            proof.unsat.add(ans.index)
+        elif ans.status == "blocks" and proof.blocking is None:
+            proof.blocking = ans.placements
+        if on_answer is not None:
+            on_answer(ans, proof)
+
+    batch = run_batch(partial(ask_split, base, edition, tile, k), jobs, backend, on_result=heard)
+    if batch.errors or batch.interrupted:
+        raise BatchError(batch, proof)
     return proof
 
 

@@ -85,6 +85,16 @@ def test_results_in_input_order_whatever_the_backend(chunk: int) -> None:
     assert pool.complete and pool.status() == "complete"
 
 
+def test_on_result_hears_every_result_once_as_it_comes() -> None:
+    """``on_result`` is called in the calling process for each finished task (failed ones are not results)."""
+    for backend in (INLINE, Backend("processes", 2)):
+        for chunk in (1, 4):
+            heard: list[tuple[int, int]] = []
+            b = run_batch(fails_on_sevens, range(15), backend, chunk=chunk,
+                          on_result=lambda i, v, h=heard: h.append((i, v)))
+            assert sorted(heard) == b.items() == [(x, x * x) for x in range(15) if x % 7]
+
+
 def test_a_failing_task_is_reported_with_its_input_and_the_others_are_kept() -> None:
     for backend in (INLINE, Backend("processes", 2)):
         b = run_batch(fails_on_sevens, range(20), backend, chunk=3)

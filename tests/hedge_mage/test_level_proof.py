@@ -27,10 +27,13 @@ from gnomekit.solver.hedge_mage.audit import (
 from gnomekit.solver.hedge_mage.level_proof import (
     LevelProof,
     SplitAnswer,
+    SplitJob,
+    ask_split,
     header,
     level_splits,
     log_line,
     prove_level,
+    prove_level_batch,
     read_levels,
     read_log,
     with_levels,
@@ -298,3 +301,58 @@ def test_the_level_in_progress_reads_back() -> None:
         lines += sum(1 for x in p.read_text().splitlines() if ": UNSAT in " in x)
     [rec] = read_levels([(p.read_text(), str(p)) for p in paths], base, ed)
     assert (rec.tile, rec.k, rec.splits) == ("L4", 5, 179) and len(rec.settled) == lines > 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_batch_form_gives_the_same_answers(seed: int) -> None:
+    """``prove_level_batch`` (a split a task, a model each) settles the same splits as ``prove_level`` (one
+    solver) on small editions, below the brute-force value and at it, in this process and on two workers."""
+    from gnomekit.solver.core.batch import INLINE, Backend
+
+    ed = edition_of(seed)
+    base = setup_garden(ed)
+    for tile in ed.tiles:
+        bf = brute_force_fewest(base, ed, tile, max_before(ed))
+        for k in range(1, min(bf or max_before(ed), 3) + 1):
+            one = prove_level(base, ed, tile, k, time.monotonic() + 60)
+            heard: list[SplitAnswer] = []
+            many = prove_level_batch(base, ed, tile, k, 60, on_answer=lambda a, _p, h=heard: h.append(a),
+                                     backend=INLINE if k % 2 else Backend("processes", 2))
+            assert many.status == one.status, (seed, tile, k)
+            if one.status == "proven":
+                assert many.unsat == one.unsat and sorted(a.index for a in heard) == list(range(len(one.splits)))
+            else:
+                assert many.blocking is not None and len(many.blocking) <= k
+                check_witness(base, ed, tile, many.blocking, replay(base, ed, many.blocking))
+
+
+def test_a_batch_split_past_the_end_is_not_settled() -> None:
+    """A split task that starts after the run's end is "unasked", one the end cuts is "timeout": neither is
+    settled (L4's split 5 at k = 5 took 635 s; 0.5 s cannot settle it)."""
+    ed = default_edition()
+    base = setup_garden(ed)
+    splits = level_splits(base, ed, "L4", 5)
+    late = ask_split(base, ed, "L4", 5, SplitJob(5, tuple(splits[5]), time.time() - 1))
+    assert late.status == "unasked" and late.seconds == 0
+    cut = ask_split(base, ed, "L4", 5, SplitJob(5, tuple(splits[5]), time.time() + 0.5))
+    assert cut.status == "timeout" and 0.3 < cut.seconds < 30
+    proof = prove_level_batch(base, ed, "L4", 5, 0.5, settled=set(range(5)), only={5, 6})
+    assert proof.unsat == set(range(5)) and proof.status == "unknown" and proof.blocking is None
+
+
+def test_cli_jobs_proves_a_level_on_workers_with_one_log(tmp_path: Path) -> None:
+    """``audit-level --jobs 2``: N5's level 3 proven on two workers, every split in the one log (read back);
+    the same log then settles the level for a run without workers; bad --jobs exits 2."""
+    log = tmp_path / "n5.txt"
+    code, out = run_cli(["hedge-mage", "audit-level", "--tile", "N5", "--k", "3", "--jobs", "2", "--time", "300",
+                         "--log", str(log), "--json"])
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "proven" and data["unsat"] == data["splits"] == 59
+    ed = default_edition()
+    splits = level_splits(setup_garden(ed), ed, "N5", 3)
+    assert read_log(log.read_text(), str(log), "N5", 3, splits) == set(range(59))
+    assert "--jobs 2" in log.read_text().splitlines()[1]
+    code, out = run_cli(["hedge-mage", "audit-level", "--tile", "N5", "--k", "3", "--log", str(log), "--json"])
+    assert code == 0 and json.loads(out)["settled_before"] == 59
+    code, out = run_cli(["hedge-mage", "audit-level", "--tile", "N5", "--k", "3", "--jobs", "0"])
+    assert code == 2 and "--jobs" in out
