@@ -2,7 +2,7 @@
 
 ``BlockingSearch.run`` proves a level in one call, which cannot be stopped and taken up
 again in another process.  Some levels take hours (L4 "not with 5" on the default
-edition: 179 split questions of 30-120 s each), so here the same questions (the
+edition: 179 split questions of half a minute to twenty minutes each), so here the same questions (the
 count-form model's splits of k, ``blocking._splits``, in the same order) are asked one
 by one, each answer handed to the caller as a :class:`SplitAnswer`, and a run can skip
 the splits an earlier run has settled.  The log (:func:`log_line`, :func:`read_log`) is
@@ -10,6 +10,8 @@ the record: a line per split proven UNSAT, so the proof is complete exactly when
 split of the level has an UNSAT line.  A split cut by the deadline is not settled and is
 asked again by the next run.  A split that finds a blocking garden ends the level: the
 tile's value is at most k, and the garden is replayed and checked before it is reported.
+:func:`prove_level_batch` asks the same splits as batch tasks (worker processes, Ray), a model
+each; :func:`read_levels` and :func:`with_levels` let the audit use the levels a set of logs proves.
 """
 
 from __future__ import annotations

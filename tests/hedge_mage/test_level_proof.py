@@ -40,7 +40,7 @@ from gnomekit.solver.hedge_mage.level_proof import (
 )
 
 from gnomekit.cli import main
-from tests.hedge_mage.test_audit import SHAPES, check_witness, tiny_toml
+from tests.hedge_mage.test_audit import SHAPES, check_witness, tiny, tiny_toml
 from tests.hedge_mage.test_blocking import edition_of
 
 
@@ -356,3 +356,31 @@ def test_cli_jobs_proves_a_level_on_workers_with_one_log(tmp_path: Path) -> None
     assert code == 0 and json.loads(out)["settled_before"] == 59
     code, out = run_cli(["hedge-mage", "audit-level", "--tile", "N5", "--k", "3", "--jobs", "0"])
     assert code == 2 and "--jobs" in out
+
+
+def test_cli_ray_proves_a_level_with_one_log(tmp_path: Path) -> None:
+    """``audit-level --ray``: the tiny edition's D2 level 1 asked as Ray tasks (a local runtime of 2 CPUs),
+    every split in the log, the same answer as in-process."""
+    from tests.core.test_batch import _ray_or_skip
+
+    _ray_or_skip()
+    path = tmp_path / "tiny.toml"
+    path.write_text(tiny_toml(4, 5, [[0, 0], [3, 4]], [[1, 2], [2, 0]],
+                              {"D2": SHAPES["D2"], "I3": SHAPES["I3"], "L3": SHAPES["L3"], "T4": SHAPES["T4"]}))
+    log = tmp_path / "d2.txt"
+    argv = ["hedge-mage", "audit-level", "--edition", str(path), "--tile", "D2", "--k", "1", "--json"]
+    try:
+        code, out = run_cli([*argv, "--ray", "--jobs", "2", "--log", str(log)])
+    finally:
+        import ray
+
+        ray.shutdown()
+    data = json.loads(out)
+    code1, out1 = run_cli(argv)
+    one = json.loads(out1)
+    assert code == code1 == 0 and data["status"] == one["status"] == "proven"
+    assert data["unsat"] == one["unsat"] == data["splits"]
+    ed = tiny(4, 5, [[0, 0], [3, 4]], [[1, 2], [2, 0]],
+              {"D2": SHAPES["D2"], "I3": SHAPES["I3"], "L3": SHAPES["L3"], "T4": SHAPES["T4"]})
+    splits = level_splits(setup_garden(ed), ed, "D2", 1)
+    assert read_log(log.read_text(), str(log), "D2", 1, splits) == set(range(len(splits)))
