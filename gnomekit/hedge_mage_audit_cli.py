@@ -93,9 +93,13 @@ def _text_tiles(res: list[TileAudit], ed: HedgeMageEdition, secs: float, budget:
         lines.append(f"  level log {' + '.join(r.sources)}: {what}")
     open_tiles = [a for a in res if a.value is None and not a.never and not a.answered_with]
     if open_tiles:
-        a = open_tiles[0]
-        lines.append(f"  to go on with an unknown tile one level at a time, resumable across runs: gnomekit "
-                     f"hedge-mage audit-level --tile {a.tile} --k {a.lower} --log FILE")
+        lines.append("  to go on with an unknown tile one level at a time, resumable across runs (a level begun "
+                     "in a --level-log goes on in its logs):")
+    for a in open_tiles:
+        begun = next((r for r, about in levels if not r.complete and r.k == a.lower and a.tile in about), None)
+        logs = " ".join(f"--log {x}" for x in begun.sources) if begun is not None else "--log FILE"
+        tile = begun.tile if begun is not None else a.tile
+        lines.append(f"    gnomekit hedge-mage audit-level --tile {tile} --k {a.lower} {logs}")
     for a in res:
         if a.garden is not None and a.upper:
             lines.append("")

@@ -287,17 +287,16 @@ def test_audit_takes_level_logs_and_refuses_bad_ones(tmp_path: Path) -> None:
 
 
 def test_the_level_in_progress_reads_back() -> None:
-    """docs/audit/hedge-mage-L4-not-with-5.part-*.txt, L4's level 5 under way in two parts: read together as
-    ``audit --level-log`` reads them (every UNSAT line fits its split, no split twice), each part holding only
-    its own splits (``--part I/2``: numbers I modulo 2)."""
+    """docs/audit/hedge-mage-L4-not-with-5.part-*.txt, L4's level 5 under way in two parts: each read alone and
+    both together as ``audit --level-log`` reads them (every UNSAT line fits its split, no split twice)."""
     ed = default_edition()
     base = setup_garden(ed)
     paths = sorted((Path(__file__).parents[2] / "docs/audit").glob("hedge-mage-L4-not-with-5.part-*.txt"))
     assert [p.name[-10:] for p in paths] == ["part-0.txt", "part-1.txt"]
     lines = 0
-    for i, p in enumerate(paths):
+    for p in paths:
         [one] = read_levels([(p.read_text(), str(p))], base, ed)
-        assert all(j % 2 == i for j in one.settled)
+        assert one.sources == (str(p),) and not one.complete
         lines += sum(1 for x in p.read_text().splitlines() if ": UNSAT in " in x)
     [rec] = read_levels([(p.read_text(), str(p)) for p in paths], base, ed)
     assert (rec.tile, rec.k, rec.splits) == ("L4", 5, 179) and len(rec.settled) == lines > 0
@@ -384,3 +383,21 @@ def test_cli_ray_proves_a_level_with_one_log(tmp_path: Path) -> None:
               {"D2": SHAPES["D2"], "I3": SHAPES["I3"], "L3": SHAPES["L3"], "T4": SHAPES["T4"]})
     splits = level_splits(setup_garden(ed), ed, "D2", 1)
     assert read_log(log.read_text(), str(log), "D2", 1, splits) == set(range(len(splits)))
+
+
+def test_the_audit_text_says_how_to_go_on_with_each_open_tile() -> None:
+    """Part (a)'s text names an ``audit-level`` command for every open tile searched, at its lower bound, in
+    the logs of a level begun in ``--level-log`` (else ``--log FILE``); tiles answered by a twin are left out."""
+    from gnomekit.solver.hedge_mage.level_proof import LevelRecord
+
+    from gnomekit.hedge_mage_audit_cli import _text_tiles
+
+    ed = default_edition()
+    res = [TileAudit("D2", "unknown", 6, 8, 9), TileAudit("L4", "unknown", 5, 6, 9),
+           TileAudit("L4m", "unknown", 5, 6, 9, answered_with="L4"), TileAudit("N5", "proven", 4, 4, 9)]
+    begun = LevelRecord("L4", 5, ("a.txt", "b.txt"), frozenset({0, 1}), 179)
+    text = _text_tiles(res, ed, 1.0, 15.0, levels=[(begun, ["L4", "L4m"])])
+    assert "    gnomekit hedge-mage audit-level --tile D2 --k 6 --log FILE" in text
+    assert "    gnomekit hedge-mage audit-level --tile L4 --k 5 --log a.txt --log b.txt" in text
+    assert "--tile L4m" not in text and "--tile N5" not in text
+    assert "level log a.txt + b.txt: L4 at k = 5, 2 of 179 splits UNSAT: not complete, not used" in text
