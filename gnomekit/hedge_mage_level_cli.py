@@ -28,6 +28,7 @@ from gnomekit.solver.hedge_mage.level_proof import (
     log_line,
     prove_level,
     prove_level_batch,
+    question_key,
     read_log,
 )
 
@@ -72,12 +73,13 @@ def cmd_audit_level(args: argparse.Namespace) -> Answer:
     part = _part(args.part)
     base = setup_garden(ed)
     splits = level_splits(base, ed, args.tile, args.k)
+    question = question_key(base, ed, args.tile, args.k)
     settled: set[int] = set()
     log: IO[str] | None = None
     for path in args.log or []:
         if Path(path).exists():
             text, source = read_source(path)
-            settled |= read_log(text, source, args.tile, args.k, splits)
+            settled |= read_log(text, source, args.tile, args.k, splits, question)
     only = None if part is None else {i for i in range(len(splits)) if i % part[1] == part[0]}
     t0 = time.monotonic()
     stop: BatchError | None = None
@@ -90,7 +92,7 @@ def cmd_audit_level(args: argparse.Namespace) -> Answer:
             except OSError as exc:
                 raise UsageError(f"cannot write the log: {exc.strerror}", source=path) from None
             if fresh:
-                log.write(header(args.tile, args.k, ed.name, len(splits)) + "\n")
+                log.write(header(args.tile, args.k, ed.name, len(splits), question) + "\n")
             share = ("" if part is None else f", --part {part[0]}/{part[1]}") + \
                 ("" if args.jobs is None else f", --jobs {args.jobs}") + ("" if args.ray is None else ", --ray")
             log.write(f"# run {time.strftime('%Y-%m-%d %H:%M:%S %Z')}: {len(settled)} of {len(splits)} "

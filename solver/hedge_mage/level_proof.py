@@ -16,6 +16,8 @@ each; :func:`read_levels` and :func:`with_levels` let the audit use the levels a
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import time
 from collections.abc import Callable, Collection, Sequence
@@ -24,6 +26,7 @@ from functools import partial
 
 from gnomekit.models.core.errors import NotationError
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
+from gnomekit.models.hedge_mage.notation import garden_to_text
 from gnomekit.models.hedge_mage.placement import Placement, legal_placements
 from gnomekit.models.hedge_mage.position import Garden
 from gnomekit.solver.core.batch import Backend, BatchError, run_batch
@@ -33,7 +36,7 @@ from gnomekit.solver.hedge_mage.blocking import BlockingSearch, _splits
 
 #: The log's header line: which question the log answers (checked on resume).
 HEADER = "# level-proof tile={tile} k={k} edition={edition} splits={n}"
-_HEADER = re.compile(r"^# level-proof tile=(\S+) k=(\d+) edition=(\S+) splits=(\d+)\s*$")
+_HEADER = re.compile(r"^# level-proof tile=(\S+) k=(\d+) edition=(\S+) splits=(\d+)(?: question=([0-9a-f]+))?\s*$")
 _LINE = re.compile(r"split (\d+) (\[[\d, ]*\]): UNSAT in ([\d.]+)s")
 
 
@@ -202,8 +205,19 @@ def prove_level_batch(base: Garden, edition: HedgeMageEdition, tile: str, k: int
     return proof
 
 
-def header(tile: str, k: int, edition: str, n: int) -> str:
-    return HEADER.format(tile=tile, k=k, edition=edition, n=n)
+def question_key(base: Garden, edition: HedgeMageEdition, tile: str, k: int) -> str:
+    """A digest of the question a level asks: the setup garden, every tile's cells, the placements allowed
+    before the last round, the tile and k.  A log carries it so that an edited edition that kept its name
+    cannot borrow another edition's proof."""
+    tiles = sorted((n, list(t.cells), list(t.sigil)) for n, t in edition.tiles.items())
+    blob = json.dumps([garden_to_text(base, edition), edition.rows, edition.cols, list(edition.numbered),
+                       list(edition.shaded), tiles, max_before(edition), tile, k, 1])
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def header(tile: str, k: int, edition: str, n: int, question: str = "") -> str:
+    """The log's first line; ``question``: :func:`question_key` (checked by readers when present)."""
+    return HEADER.format(tile=tile, k=k, edition=edition, n=n) + (f" question={question}" if question else "")
 
 
 def log_line(ans: SplitAnswer, proof: LevelProof, elapsed: float) -> str:
@@ -212,7 +226,7 @@ def log_line(ans: SplitAnswer, proof: LevelProof, elapsed: float) -> str:
             f"({len(proof.unsat)} UNSAT of {len(proof.splits)})")
 
 
-def read_log(text: str, source: str, tile: str, k: int, splits: list[list[int]]) -> set[int]:
+def read_log(text: str, source: str, tile: str, k: int, splits: list[list[int]], question: str = "") -> set[int]:
     """The splits a log settles (its UNSAT lines), checked against the question asked: a header naming
     another tile or level, or a line whose counts are not that split's, is a NotationError at its line."""
     settled: set[int] = set()
@@ -222,6 +236,10 @@ def read_log(text: str, source: str, tile: str, k: int, splits: list[list[int]])
             if head.group(1) != tile or int(head.group(2)) != k:
                 raise NotationError(f"this log is for tile {head.group(1)} at k = {head.group(2)}, "
                                     f"not {tile} at k = {k}", source=source, line=no, column=1)
+            if question and head.group(5) and head.group(5) != question:
+                raise NotationError(f"this log's question ({head.group(5)}) is not this edition's ({question}): "
+                                    "the setup garden or the tiles differ", source=source, line=no,
+                                    column=head.start(5) + 1)
             continue
         m = _LINE.search(line)
         if m is None:
@@ -287,7 +305,7 @@ def read_levels(logs: Sequence[tuple[str, str]], base: Garden, edition: HedgeMag
         if int(m.group(4)) != len(splits):
             raise NotationError(f"the level has {len(splits)} splits, the log says {m.group(4)}", source=source,
                                 line=no, column=m.start(4) + 1)
-        settled = read_log(text, source, tile, k, splits)
+        settled = read_log(text, source, tile, k, splits, question_key(base, edition, tile, k))
         names, union, _n = found.setdefault((tile, k), ([], set(), len(splits)))
         names.append(source)
         union |= settled

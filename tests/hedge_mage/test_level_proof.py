@@ -34,6 +34,7 @@ from gnomekit.solver.hedge_mage.level_proof import (
     log_line,
     prove_level,
     prove_level_batch,
+    question_key,
     read_levels,
     read_log,
     with_levels,
@@ -401,3 +402,30 @@ def test_the_audit_text_says_how_to_go_on_with_each_open_tile() -> None:
     assert "    gnomekit hedge-mage audit-level --tile L4 --k 5 --log a.txt --log b.txt" in text
     assert "--tile L4m" not in text and "--tile N5" not in text
     assert "level log a.txt + b.txt: L4 at k = 5, 2 of 179 splits UNSAT: not complete, not used" in text
+
+
+def test_a_log_of_an_edited_edition_with_the_same_name_is_refused(tmp_path: Path) -> None:
+    """The header's question digest (``question_key``: setup garden, tiles, placements allowed, tile, k): a log
+    proven on one tiny edition is refused for another of the same name whose shaded cells differ, by the
+    audit and by ``audit-level``; a header without a digest (older logs) is read by name and splits."""
+    tiles = {"D2": SHAPES["D2"], "I3": SHAPES["I3"], "L3": SHAPES["L3"], "T4": SHAPES["T4"]}
+    a = tiny(4, 5, [[0, 0], [3, 4]], [[1, 2], [2, 0]], tiles)
+    b = tiny(4, 5, [[0, 0], [3, 4]], [[1, 3], [2, 0]], tiles)
+    assert a.name == b.name
+    log = _complete_log(setup_garden(a), a, "D2", 1)
+    head = header("D2", 1, a.name, len(level_splits(setup_garden(a), a, "D2", 1)),
+                  question_key(setup_garden(a), a, "D2", 1))
+    log = log.replace(log.splitlines()[0], head, 1)
+    assert read_levels([(log, "a.txt")], setup_garden(a), a)[0].complete
+    assert question_key(setup_garden(a), a, "D2", 1) != question_key(setup_garden(b), b, "D2", 1)
+    with pytest.raises(NotationError) as err:
+        read_levels([(log, "a.txt")], setup_garden(b), b)
+    assert "question" in str(err.value) and (err.value.line, err.value.column) == (1, head.index("question=") + 10)
+    path = tmp_path / "b.toml"
+    path.write_text(tiny_toml(4, 5, [[0, 0], [3, 4]], [[1, 3], [2, 0]], tiles))
+    (tmp_path / "a.txt").write_text(log)
+    code, out = run_cli(["hedge-mage", "audit-level", "--edition", str(path), "--tile", "D2", "--k", "1",
+                         "--log", str(tmp_path / "a.txt")])
+    assert code == 2 and "the setup garden or the tiles differ" in out
+    bare = log.replace(head, header("D2", 1, a.name, len(level_splits(setup_garden(a), a, "D2", 1))), 1)
+    assert read_levels([(bare, "old.txt")], setup_garden(a), a)[0].complete
