@@ -76,6 +76,19 @@ class LevelProof:
         return [i for i in range(len(self.splits)) if i not in self.unsat]
 
 
+def _level_checked(edition: HedgeMageEdition, k: int) -> int:
+    """The placements before the last round, after checking that ``k`` is a level (1 to that)."""
+    kmax = max_before(edition)
+    if not 1 <= k <= kmax:
+        raise ValueError(f"the level k must be from 1 to {kmax} (the placements before the last round), not {k}")
+    return kmax
+
+
+def _ask(search: BlockingSearch, k: int, counts: list[int], deadline: float) -> Collection[Placement] | None:
+    """One split question: a blocking set within ``k`` placements shared as ``counts``, or None (UNSAT)."""
+    return search._question(search.model.at_most(k) + search.model.shape_limits(counts), deadline)
+
+
 def level_splits(base: Garden, edition: HedgeMageEdition, tile: str, k: int) -> list[list[int]]:
     """The split questions of level ``k`` for ``tile``, in the order the search asks them."""
     search = BlockingSearch(base, edition, tile, max_before(edition), lower=k, ring="count")
@@ -91,11 +104,8 @@ def prove_level(base: Garden, edition: HedgeMageEdition, tile: str, k: int, dead
     """Ask the splits of level ``k`` not in ``settled`` (or only those in ``only``) until ``deadline``
     (time.monotonic), one by one on one incremental solver; ``on_answer`` hears each answer as it comes
     (a log line to write, a progress bar to move).  Stops at the first blocking garden."""
-    kmax = max_before(edition)
-    if not 1 <= k <= kmax:
-        raise ValueError(f"the level k must be from 1 to {kmax} (the placements before the last round), not {k}")
+    kmax = _level_checked(edition, k)
     search = BlockingSearch(base, edition, tile, kmax, lower=k, ring="count")
-    model = search.model
     splits = _splits(search.caps, k)
     proof = LevelProof(tile, k, splits, {i for i in settled if 0 <= i < len(splits)})
     try:
@@ -106,7 +116,7 @@ def prove_level(base: Garden, edition: HedgeMageEdition, tile: str, k: int, dead
             if t0 >= deadline:
                 break
             try:
-                found = search._question(model.at_most(k) + model.shape_limits(counts), deadline)
+                found = _ask(search, k, counts, deadline)
             except SatTimeout:
                 secs = time.monotonic() - t0
                 proof.question_seconds += secs
@@ -160,7 +170,7 @@ def ask_split(base: Garden, edition: HedgeMageEdition, tile: str, k: int, job: S
     search = BlockingSearch(base, edition, tile, max_before(edition), lower=k, ring="count")
     t0 = time.monotonic()
     try:
-        found = search._question(search.model.at_most(k) + search.model.shape_limits(list(job.counts)), t0 + left)
+        found = _ask(search, k, list(job.counts), t0 + left)
     except SatTimeout:
         return SplitAnswer(job.index, list(job.counts), "timeout", time.monotonic() - t0)
     finally:
@@ -179,9 +189,7 @@ def prove_level_batch(base: Garden, edition: HedgeMageEdition, tile: str, k: int
     answers as they come back (in finishing order), and a split whose task runs past the end ("timeout") or
     starts after it ("unasked") is asked again by a later run.  Every split left is asked, also after one
     finds a blocking garden (a task cannot be stopped once sent); the proof keeps the first garden heard."""
-    kmax = max_before(edition)
-    if not 1 <= k <= kmax:
-        raise ValueError(f"the level k must be from 1 to {kmax} (the placements before the last round), not {k}")
+    _level_checked(edition, k)
     if seconds <= 0:
         raise ValueError(f"seconds must be positive, not {seconds}")
     splits = level_splits(base, edition, tile, k)
