@@ -41,7 +41,7 @@ from gnomekit.solver.hedge_mage.audit import (
     simulate,
     twins,
 )
-from gnomekit.solver.hedge_mage.level_proof import LevelRecord, read_levels, with_levels
+from gnomekit.solver.hedge_mage.level_proof import LevelRecord, lower_bounds, read_levels, with_levels
 
 PARTS = ("a", "b", "c")
 GAME_PART = "d"  # whole games: gnomekit/hedge_mage_play_cli.py
@@ -265,7 +265,7 @@ def _audit(args: argparse.Namespace) -> Answer:
         try:
             with bar("audit (a) tiles", args, "tile") as show:
                 res = audit_tiles(base, ed, tiles, args.time_per_tile, progress=show, backend=backend,
-                                  share_twins=True, total=args.time_total)
+                                  share_twins=True, total=args.time_total, lower=lower_bounds(levels, base, ed))
         except BatchError as err:
             res, stop = err.partial, err
         res = with_levels(res, levels, base, ed)

@@ -31,7 +31,7 @@ import math
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -521,6 +521,7 @@ def audit_tile(
     kmax: int | None = None,
     method: str = "exact-count",
     known: Sequence[Placement] | None = None,
+    lower: int = 1,
 ) -> TileAudit:
     """The fewest placements of other distinct tiles after which ``tile`` has no legal placement.
 
@@ -545,6 +546,10 @@ def audit_tile(
     A proven value v is proven by UNSAT at v - 1 (``stats["unsat_at"]``).
     Every witness is replayed from setup and checked by enumeration; ``known``, a blocking
     set found before (any order), is replayed and checked too and starts as the best witness.
+    ``lower``: a lower bound proven elsewhere (every smaller k UNSAT, e.g. by the level-proof logs of
+    ``level_proof``; ``stats["lower_given"]``): the searches start there, no shorter witness is looked
+    for, and MaxSAT, which would have to prove those levels again, is not run; a known witness of
+    ``lower`` placements settles the tile at once, so a pooled audit hands its time on.
     """
     if method not in METHODS:
         raise UsageError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
@@ -559,11 +564,15 @@ def audit_tile(
         res.status, res.upper, res.garden = "proven", 0, replace(base, tile=tile)
         res.seconds = time.monotonic() - t0
         return res
-    res.lower = 1
+    if not 1 <= lower <= kmax + 1:
+        raise ValueError(f"lower must be from 1 to {kmax + 1}, not {lower}")
+    res.lower = lower
     if known:
         _take_blocking(base, edition, res, known, bad=ValueError, what="the known blocking set")
     geo = _Geometry.of(base, edition)
     stats = {"guesses": 0, "blocked_placements": 0, "cuts": 0, "sat_calls": 0}
+    if lower > 1:
+        stats["lower_given"] = lower
 
     def attempt(blocker: _TileBlocker, k: int, until: float, spread: int) -> bool:
         """SAT for "at most k placements": True (witness stored), False (UNSAT); SatTimeout when
@@ -603,19 +612,22 @@ def audit_tile(
 
     search: BlockingSearch | None = None
     if method in ("exact", "exact-count"):
-        search = BlockingSearch(base, edition, tile, kmax, ring="count" if method == "exact-count" else "labels")
+        search = BlockingSearch(base, edition, tile, kmax, lower=lower,
+                                ring="count" if method == "exact-count" else "labels")
     prober: BlockingSearch | None = None
     portfolio: _MaxSatThread | None = None
     try:
         if search is not None:
             # MaxSAT in a thread beside the split search, greedy and probes here (each SAT call
             # releases the GIL); whichever settles the tile first cancels the other
-            prober = search if method == "exact-count" else BlockingSearch(base, edition, tile, kmax, ring="count")
-            portfolio = _MaxSatThread(base, edition, tile, kmax, deadline, (search, prober))
+            prober = search if method == "exact-count" else BlockingSearch(base, edition, tile, kmax,
+                                                                            lower=lower, ring="count")
+            if lower == 1:
+                portfolio = _MaxSatThread(base, edition, tile, kmax, deadline, (search, prober))
 
             def folded() -> bool:
-                assert portfolio is not None
-                portfolio.fold(res)
+                if portfolio is not None:
+                    portfolio.fold(res)
                 return settled()
 
             _exact_run(search, base, edition, res, t0 + _first_split_share(seconds) * seconds)
@@ -1068,14 +1080,15 @@ def from_twin(base: Garden, edition: HedgeMageEdition, tile: str, twin: TileAudi
 
 
 def _tile_task(base: Garden, edition: HedgeMageEdition, seconds: float, tile: str,
-               method: str = "exact-count") -> TileAudit:
+               method: str = "exact-count", lower: Mapping[str, int] | None = None) -> TileAudit:
     """One task of ``audit_tiles`` (top level, so a worker process or Ray can run it)."""
-    return audit_tile(base, edition, tile, seconds, method=method)
+    return audit_tile(base, edition, tile, seconds, method=method, lower=(lower or {}).get(tile, 1))
 
 
-def _group_task(base: Garden, edition: HedgeMageEdition, method: str, job: tuple[str, float]) -> TileAudit:
+def _group_task(base: Garden, edition: HedgeMageEdition, method: str, lower: Mapping[str, int],
+                job: tuple[str, float]) -> TileAudit:
     """One task of ``audit_tiles`` with twins shared: (tile, seconds of its whole group)."""
-    return audit_tile(base, edition, job[0], job[1], method=method)
+    return audit_tile(base, edition, job[0], job[1], method=method, lower=lower.get(job[0], 1))
 
 
 @dataclass(frozen=True)
@@ -1088,6 +1101,7 @@ class _PoolJob:
     least: float
     jobs: int
     known: tuple[Placement, ...]
+    lower: int = 1
 
     def seconds(self) -> float:
         """The time left, less ``least`` a group for the groups after it (each worker runs its share)."""
@@ -1097,7 +1111,7 @@ class _PoolJob:
 
 def _pool_task(base: Garden, edition: HedgeMageEdition, method: str, job: _PoolJob) -> TileAudit:
     """One task of a pooled ``audit_tiles``: its budget is reckoned when it starts."""
-    return audit_tile(base, edition, job.tile, job.seconds(), method=method, known=job.known)
+    return audit_tile(base, edition, job.tile, job.seconds(), method=method, known=job.known, lower=job.lower)
 
 
 #: seconds of the quick witness search that orders the groups of a pooled ``audit_tiles``
@@ -1136,6 +1150,7 @@ def audit_tiles(
     method: str = "exact-count",
     share_twins: bool = False,
     total: float | None = None,
+    lower: Mapping[str, int] | None = None,
 ) -> list[TileAudit]:
     """``audit_tile`` for each tile (all tiles of the edition by default), one task a tile on ``backend``.
 
@@ -1150,18 +1165,22 @@ def audit_tiles(
     even share (``total * jobs / groups / 4``) for each group after it on its worker: a tile
     proven early hands its time on to the later ones.  Measured (2026-12-04): T4's "not with 4"
     needs about 360 s of one tile's search, more than an even share of ten minutes on two jobs.
+
+    ``lower``: lower bounds proven elsewhere, by tile (``audit_tile(lower=)``; the level-proof logs'
+    ``level_proof.lower_bounds``, which gives twins the same bound).
     """
     names = list(tiles) if tiles is not None else list(edition.tiles)
+    lower = dict(lower or {})
     if total is not None:
-        return _audit_pooled(base, edition, names, total, progress, backend, method)
+        return _audit_pooled(base, edition, names, total, progress, backend, method, lower)
     if not share_twins:
-        batch = run_batch(partial(_tile_task, base, edition, seconds_per_tile, method=method), names,
+        batch = run_batch(partial(_tile_task, base, edition, seconds_per_tile, method=method, lower=lower), names,
                           backend, progress)
         done = [a for _i, a in batch.items()]
         if not batch.complete:
             raise BatchError(batch, done)
         return done
-    return _by_groups(base, edition, names, partial(_group_task, base, edition, method),
+    return _by_groups(base, edition, names, partial(_group_task, base, edition, method, lower),
                       lambda gs: [(g[0], seconds_per_tile * len(g)) for g in gs], backend, progress)
 
 
@@ -1185,7 +1204,7 @@ def _by_groups(base: Garden, edition: HedgeMageEdition, names: list[str], task: 
 
 def _audit_pooled(base: Garden, edition: HedgeMageEdition, names: list[str], total: float,
                   progress: Callable[[Progress], None] | None, backend: Backend | None,
-                  method: str) -> list[TileAudit]:
+                  method: str, lower: Mapping[str, int]) -> list[TileAudit]:
     """``audit_tiles`` with one budget for the run (see there)."""
     if total <= 0:
         raise ValueError(f"total must be positive, not {total}")
@@ -1195,7 +1214,7 @@ def _audit_pooled(base: Garden, edition: HedgeMageEdition, names: list[str], tot
     def jobs_of(groups: list[list[str]]) -> list[_PoolJob]:
         order = pool_order(base, edition, [g[0] for g in groups])
         least = total * jobs / len(order) / 4
-        return [_PoolJob(tile, end, len(order) - 1 - i, least, jobs, tuple(seq))
+        return [_PoolJob(tile, end, len(order) - 1 - i, least, jobs, tuple(seq), lower.get(tile, 1))
                 for i, (tile, seq) in enumerate(order)]
 
     return _by_groups(base, edition, names, partial(_pool_task, base, edition, method), jobs_of, backend,

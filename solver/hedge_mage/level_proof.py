@@ -320,11 +320,26 @@ def read_levels(logs: Sequence[tuple[str, str]], base: Garden, edition: HedgeMag
     return [LevelRecord(tile, k, tuple(names), frozenset(union), n) for (tile, k), (names, union, n) in found.items()]
 
 
+def lower_bounds(records: Sequence[LevelRecord], base: Garden, edition: HedgeMageEdition) -> dict[str, int]:
+    """The lower bound each tile has from the complete ``records`` (level k proven: k + 1), for it and for its
+    twins (``audit.twins``: the same question), to start the audit's searches there (``audit_tiles(lower=)``);
+    tiles no complete record is about are left out."""
+    rep = twins(base, edition)
+    out: dict[str, int] = {}
+    for r in records:
+        if r.complete:
+            for tile in edition.tiles:
+                if rep[tile] == rep[r.tile]:
+                    out[tile] = max(out.get(tile, 1), r.k + 1)
+    return out
+
+
 def with_levels(answers: Sequence[TileAudit], records: Sequence[LevelRecord], base: Garden,
                 edition: HedgeMageEdition) -> list[TileAudit]:
     """``answers`` with the lower bounds the complete level records prove (for the tile or its twin,
     ``audit.twins``: the same question): level k raises ``lower`` to k + 1, and a tile whose best witness
-    has k + 1 placements is then proven.  The record is named in the answer's ``level_logs``; its UNSAT
+    has k + 1 placements is then proven; an answer whose search started at k + 1 (``audit_tile(lower=)``,
+    from :func:`lower_bounds`) names the record too.  The record is named in the answer's ``level_logs``; its UNSAT
     lines are taken as recorded, not asked again.  A record that says no garden of k placements blocks a
     tile for which the answer holds a witness of at most k (replayed and checked) is a NotationError at
     its first log: that log is wrong, or for another setup."""
@@ -341,7 +356,8 @@ def with_levels(answers: Sequence[TileAudit], records: Sequence[LevelRecord], ba
                                     f"has {a.upper}", source=r.sources[0])
             if best is None or r.k > best.k:
                 best = r
-        if best is None or best.k < a.lower:
+        given = best is not None and a.stats.get("lower_given") == best.k + 1  # the audit started there
+        if best is None or (best.k < a.lower and not given):
             out.append(a)
             continue
         lower = best.k + 1

@@ -23,6 +23,7 @@ from gnomekit.solver.hedge_mage.audit import (
     max_before,
     replay,
     setup_garden,
+    twins,
 )
 from gnomekit.solver.hedge_mage.level_proof import (
     LevelProof,
@@ -32,6 +33,7 @@ from gnomekit.solver.hedge_mage.level_proof import (
     header,
     level_splits,
     log_line,
+    lower_bounds,
     prove_level,
     prove_level_batch,
     question_key,
@@ -43,6 +45,14 @@ from gnomekit.solver.hedge_mage.level_proof import (
 from gnomekit.cli import main
 from tests.hedge_mage.test_audit import SHAPES, check_witness, tiny, tiny_toml
 from tests.hedge_mage.test_blocking import edition_of
+
+
+def tiny_edition_file(folder: Path) -> Path:
+    """A 4x5 edition with D2, I3, L3 and T4 (quick levels for the CLI tests), written as ``folder/tiny.toml``."""
+    path = folder / "tiny.toml"
+    path.write_text(tiny_toml(4, 5, [[0, 0], [3, 4]], [[1, 2], [2, 0]],
+                              {"D2": SHAPES["D2"], "I3": SHAPES["I3"], "L3": SHAPES["L3"], "T4": SHAPES["T4"]}))
+    return path
 
 
 def run_cli(argv: list[str]) -> tuple[int, str]:
@@ -125,9 +135,7 @@ def test_a_log_for_another_question_is_refused_at_its_line() -> None:
 def test_cli_proves_a_level_across_runs(tmp_path: Path) -> None:
     """``audit-level`` with ``--log``: unknown (exit 1) while splits are left, a second run goes on, proven
     (exit 0) when all are UNSAT; a level at the value gives the witness; bad options exit 2."""
-    path = tmp_path / "tiny.toml"
-    path.write_text(tiny_toml(4, 5, [[0, 0], [3, 4]], [[1, 2], [2, 0]],
-                              {"D2": SHAPES["D2"], "I3": SHAPES["I3"], "L3": SHAPES["L3"], "T4": SHAPES["T4"]}))
+    path = tiny_edition_file(tmp_path)
     log = tmp_path / "d2.txt"
     code, out = run_cli(["hedge-mage", "audit-level", "--edition", str(path), "--tile", "D2", "--k", "1",
                          "--log", str(log), "--json"])
@@ -229,40 +237,77 @@ def test_a_complete_level_log_proves_a_witness_optimal(seed: int) -> None:
     assert seen >= 1
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_the_audit_starts_at_a_logs_level(seed: int) -> None:
+    """Small editions: ``audit_tile(lower=v)`` with the brute-force value v (as ``lower_bounds`` gives it from
+    a complete log of level v - 1, to the tile and its twins) proves v with a replayed witness of v placements,
+    never claims a shorter one, and runs no MaxSAT; with the quick witness as ``known`` it asks no SAT question
+    at all. ``with_levels`` then names the log. A bound outside 1..max_before + 1 is a ValueError."""
+    ed = edition_of(seed, symmetric=seed % 2 == 0)
+    base = setup_garden(ed)
+    rep = twins(base, ed)
+    seen = 0
+    for tile in ed.tiles:
+        bf = brute_force_fewest(base, ed, tile, max_before(ed))
+        if bf is None or bf < 2:
+            continue
+        log = _complete_log(base, ed, tile, bf - 1)
+        recs = read_levels([(log, "lvl.txt")], base, ed)
+        lows = lower_bounds(recs, base, ed)
+        assert lows == {t: bf for t in ed.tiles if rep[t] == rep[tile]}
+        assert lower_bounds([replace(recs[0], settled=frozenset())], base, ed) == {}  # incomplete: no bound
+        got = audit_tile(base, ed, tile, 60, lower=lows[tile])
+        assert got.value == bf and len(got.sequence) == bf and got.stats["lower_given"] == bf
+        assert "maxsat_optima" not in got.stats
+        check_witness(base, ed, tile, got.sequence, replay(base, ed, got.sequence))
+        again = audit_tile(base, ed, tile, 60, lower=bf, known=got.sequence)
+        assert again.value == bf and again.stats["exact_sat_calls"] == 0
+        [named] = with_levels([got], recs, base, ed)
+        assert named.level_logs == ["lvl.txt"] and named.value == bf
+        for bad in (0, max_before(ed) + 2):
+            with pytest.raises(ValueError):
+                audit_tile(base, ed, tile, 5, lower=bad)
+        seen += 1
+    assert seen >= 1
+
+
 def test_the_recorded_logs_settle_the_default_twins() -> None:
     """The offline logs of docs/audit, read as ``audit --level-log`` reads them: L3's level 5 with the
     10-minute audit's 6-placement witness (docs/audit/hedge-mage-a-2026-12-04.json.gz) proves L3 = 6 and, by
-    its twin, L3e = 6; I3's log proves I3 and I3m; D2's raises its range to 6-8; no log touches another tile."""
+    its twin, L3e = 6; I3's log proves I3 and I3m; L4's two parts, read together, prove L4 and L4m; D2's raises
+    its range to 6-8; no log touches another tile."""
     import gzip
 
     ed = default_edition()
     base = setup_garden(ed)
     root = Path(__file__).parents[2] / "docs/audit"
-    logs = [(p.read_text(), str(p)) for p in (root / "hedge-mage-I3-not-with-5.txt",
-                                              root / "hedge-mage-L3-not-with-5.txt",
-                                              root / "hedge-mage-D2-not-with-5.txt")]
+    names = ("I3-not-with-5.txt", "L3-not-with-5.txt", "D2-not-with-5.txt", "L4-not-with-5.part-0.txt",
+             "L4-not-with-5.part-1.txt")
+    logs = [((root / f"hedge-mage-{n}").read_text(), str(root / f"hedge-mage-{n}")) for n in names]
     recs = read_levels(logs, base, ed)
     assert [(r.tile, r.k, r.complete, r.splits) for r in recs] == [("I3", 5, True, 179), ("L3", 5, True, 179),
-                                                                   ("D2", 5, True, 131)]
+                                                                   ("D2", 5, True, 131), ("L4", 5, True, 179)]
     doc = json.loads(gzip.decompress((root / "hedge-mage-a-2026-12-04.json.gz").read_bytes()))
     answers = [TileAudit(t["tile"], t["status"], t["lower_bound"], t["upper_bound"], t["max_before"])
                for t in doc["per_tile"]["tiles"]]
     got = {a.tile: a for a in with_levels(answers, recs, base, ed)}
-    for tile, log in (("I3", logs[0][1]), ("I3m", logs[0][1]), ("L3", logs[1][1]), ("L3e", logs[1][1])):
-        assert got[tile].value == 6 and got[tile].level_logs == [log], tile
+    l4 = [logs[3][1], logs[4][1]]
+    for tile, want in (("I3", [logs[0][1]]), ("I3m", [logs[0][1]]), ("L3", [logs[1][1]]), ("L3e", [logs[1][1]]),
+                       ("L4", l4), ("L4m", l4)):
+        assert got[tile].status == "proven" and got[tile].value == 6 and got[tile].level_logs == want, tile
     d2 = got["D2"]
     assert (d2.status, d2.lower, d2.upper, d2.level_logs) == ("unknown", 6, 8, [logs[2][1]])
-    for tile in ("L4", "L4m", "I4", "T4", "T4e", "S4", "N5"):
+    for tile in ("I4", "T4", "T4e", "S4", "N5"):
         before = next(a for a in answers if a.tile == tile)
         assert got[tile] == before, tile
+    assert sum(a.status == "proven" for a in got.values()) == 11
 
 
 def test_audit_takes_level_logs_and_refuses_bad_ones(tmp_path: Path) -> None:
-    """``audit --level-log``: the log is read, reported and, when the audit's own bounds are as tight, not
-    needed; a log for another edition, a missing file, a log without part (a) or with other enchantments exit 2."""
-    path = tmp_path / "tiny.toml"
-    path.write_text(tiny_toml(4, 5, [[0, 0], [3, 4]], [[1, 2], [2, 0]],
-                              {"D2": SHAPES["D2"], "I3": SHAPES["I3"], "L3": SHAPES["L3"], "T4": SHAPES["T4"]}))
+    """``audit --level-log``: the log is read, its level is where the audit's search starts (the tile's lower
+    bound, named in the answer); a log for another edition, a missing file, a log without part (a) or with
+    other enchantments exit 2."""
+    path = tiny_edition_file(tmp_path)
     log = tmp_path / "d2.txt"
     code, _ = run_cli(["hedge-mage", "audit-level", "--edition", str(path), "--tile", "D2", "--k", "1",
                        "--log", str(log)])
@@ -273,12 +318,13 @@ def test_audit_takes_level_logs_and_refuses_bad_ones(tmp_path: Path) -> None:
     data = json.loads(out)
     [d2] = data["per_tile"]["tiles"]
     assert code == 0 and d2["fewest_placements"] == 2 and d2["stats"]["unsat_at"] == 1
+    assert d2["stats"]["lower_given"] == 2 and d2["level_logs"] == [str(log)]
     [rec] = data["per_tile"]["level_logs"]
     assert rec == {"tile": "D2", "k": 1, "logs": [str(log)], "splits": rec["splits"], "unsat": rec["splits"],
                    "complete": True}
     code, out = run_cli(argv)
     said = f"level log {log}: no garden of at most 1 earlier placements blocks D2 (all {rec['splits']} splits UNSAT)"
-    assert code == 0 and f"{said}; not needed" in out
+    assert code == 0 and f"{said}; used for D2" in out and "D2    2 (proven)" in out
     code, out = run_cli(["hedge-mage", "audit", "--parts", "a", "--tiles", "D2", "--level-log", str(log)])
     assert code == 2 and f"{log}:1:" in out and "edition tiny, not default" in out
     for bad in (["--level-log", str(tmp_path / "none.txt")], ["--parts", "b", "--level-log", str(log)],
@@ -287,20 +333,23 @@ def test_audit_takes_level_logs_and_refuses_bad_ones(tmp_path: Path) -> None:
         assert code == 2 and "Traceback" not in out, (bad, out)
 
 
-def test_the_level_in_progress_reads_back() -> None:
-    """docs/audit/hedge-mage-L4-not-with-5.part-*.txt, L4's level 5 under way in two parts: each read alone and
-    both together as ``audit --level-log`` reads them (every UNSAT line fits its split, no split twice)."""
+def test_the_two_parts_of_L4s_level_5_answer_every_split() -> None:
+    """docs/audit/hedge-mage-L4-not-with-5.part-*.txt, L4's level 5 proven in two parts side by side: each part
+    alone is incomplete, the two together hold an UNSAT line for every one of the 179 splits (each line fits
+    its split, as ``audit-level --log`` reads them) and no split is answered in both."""
     ed = default_edition()
     base = setup_garden(ed)
     paths = sorted((Path(__file__).parents[2] / "docs/audit").glob("hedge-mage-L4-not-with-5.part-*.txt"))
     assert [p.name[-10:] for p in paths] == ["part-0.txt", "part-1.txt"]
-    lines = 0
+    parts = []
     for p in paths:
         [one] = read_levels([(p.read_text(), str(p))], base, ed)
         assert one.sources == (str(p),) and not one.complete
-        lines += sum(1 for x in p.read_text().splitlines() if ": UNSAT in " in x)
+        parts.append(one.settled)
+    assert not parts[0] & parts[1]
     [rec] = read_levels([(p.read_text(), str(p)) for p in paths], base, ed)
-    assert (rec.tile, rec.k, rec.splits) == ("L4", 5, 179) and len(rec.settled) == lines > 0
+    assert (rec.tile, rec.k, rec.splits, rec.complete) == ("L4", 5, 179, True)
+    assert rec.settled == frozenset(range(179))
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -364,9 +413,7 @@ def test_cli_ray_proves_a_level_with_one_log(tmp_path: Path) -> None:
     from tests.core.test_batch import _ray_or_skip
 
     _ray_or_skip()
-    path = tmp_path / "tiny.toml"
-    path.write_text(tiny_toml(4, 5, [[0, 0], [3, 4]], [[1, 2], [2, 0]],
-                              {"D2": SHAPES["D2"], "I3": SHAPES["I3"], "L3": SHAPES["L3"], "T4": SHAPES["T4"]}))
+    path = tiny_edition_file(tmp_path)
     log = tmp_path / "d2.txt"
     argv = ["hedge-mage", "audit-level", "--edition", str(path), "--tile", "D2", "--k", "1", "--json"]
     try:
