@@ -405,22 +405,34 @@ def test_audit_tile_starts_from_a_known_witness() -> None:
         audit_tile(base, ed, tile, 60, known=first.sequence[:1])
 
 
-def test_committed_ten_minute_audit_witnesses_replay() -> None:
-    """docs/audit/hedge-mage-a-2026-12-04.json.gz (``audit --parts a --time-total 600 --jobs 2``, the
-    figures in docs/rules/hedge-mage.md): five tiles proven, every witness legal from setup and blocking."""
+@pytest.mark.parametrize(("name", "proven"), [
+    ("hedge-mage-a-2026-12-04.json.gz", ["I4", "N5", "S4", "T4", "T4e"]),
+    ("hedge-mage-a-2026-12-07-level-logs.json.gz", ["I3", "I3m", "I4", "L3", "L3e", "L4", "L4m", "N5", "S4", "T4",
+                                                    "T4e"]),
+])
+def test_committed_ten_minute_audit_witnesses_replay(name: str, proven: list[str]) -> None:
+    """docs/audit/hedge-mage-a-*.json.gz (``audit --parts a --time-total 600 --jobs 2``, the second with the
+    five committed level logs; the figures in docs/rules/hedge-mage.md): the tiles proven, every witness legal
+    from setup and blocking, and each tile proven beyond its own search by the log its answer names."""
     import gzip
     import json
     from pathlib import Path
 
     from gnomekit.models.hedge_mage.placement import Placement
 
-    path = Path(__file__).parents[2] / "docs/audit/hedge-mage-a-2026-12-04.json.gz"
+    path = Path(__file__).parents[2] / "docs/audit" / name
     doc = json.loads(gzip.decompress(path.read_bytes()))
     ed = default_edition()
     base = setup_garden(ed)
     tiles = doc["per_tile"]["tiles"]
     assert doc["per_tile"]["time_total"] == 600 and [t["tile"] for t in tiles] == list(ed.tiles)
-    assert sorted(t["tile"] for t in tiles if t["status"] == "proven") == ["I4", "N5", "S4", "T4", "T4e"]
+    assert sorted(t["tile"] for t in tiles if t["status"] == "proven") == proven
+    rep = twins(base, ed)
+    logs = {rep[r["tile"]]: r for r in doc["per_tile"].get("level_logs", [])}
+    for t in tiles:
+        if t.get("level_logs"):
+            rec = logs[rep[t["tile"]]]
+            assert rec["complete"] and t["lower_bound"] == rec["k"] + 1 and t["level_logs"] == rec["logs"]
     for t in tiles:
         seq = [Placement(p["tile"], tuple(tuple(c) for c in p["cells"]), tuple(p["sigil"]))
                for p in t["witness"]["placements"]]
