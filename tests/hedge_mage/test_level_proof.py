@@ -352,6 +352,23 @@ def test_the_two_parts_of_L4s_level_5_answer_every_split() -> None:
     assert rec.settled == frozenset(range(179))
 
 
+def test_D2s_level_6_in_progress_reads_back() -> None:
+    """docs/audit/hedge-mage-D2-not-with-6.part-*.txt, D2's level 6 under way in two parts: each read alone and
+    both together as ``audit --level-log`` reads them (every UNSAT line fits its split, no split in both)."""
+    ed = default_edition()
+    base = setup_garden(ed)
+    paths = sorted((Path(__file__).parents[2] / "docs/audit").glob("hedge-mage-D2-not-with-6.part-*.txt"))
+    assert [p.name[-10:] for p in paths] == ["part-0.txt", "part-1.txt"]
+    parts = []
+    for p in paths:
+        [one] = read_levels([(p.read_text(), str(p))], base, ed)
+        assert (one.tile, one.k, one.splits) == ("D2", 6, 131)
+        parts.append(one.settled)
+    assert parts[0] and parts[1] and not parts[0] & parts[1]
+    [rec] = read_levels([(p.read_text(), str(p)) for p in paths], base, ed)
+    assert rec.settled == parts[0] | parts[1]
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_the_batch_form_gives_the_same_answers(seed: int) -> None:
     """``prove_level_batch`` (a split a task, a model each) settles the same splits as ``prove_level`` (one
