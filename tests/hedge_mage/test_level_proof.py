@@ -333,40 +333,26 @@ def test_audit_takes_level_logs_and_refuses_bad_ones(tmp_path: Path) -> None:
         assert code == 2 and "Traceback" not in out, (bad, out)
 
 
-def test_the_two_parts_of_L4s_level_5_answer_every_split() -> None:
-    """docs/audit/hedge-mage-L4-not-with-5.part-*.txt, L4's level 5 proven in two parts side by side: each part
-    alone is incomplete, the two together hold an UNSAT line for every one of the 179 splits (each line fits
-    its split, as ``audit-level --log`` reads them) and no split is answered in both."""
+@pytest.mark.parametrize(("tile", "k", "n", "complete"), [("L4", 5, 179, True), ("D2", 6, 131, False)])
+def test_the_parts_of_a_long_level_read_back(tile: str, k: int, n: int, complete: bool) -> None:
+    """docs/audit/hedge-mage-<tile>-not-with-<k>.part-*.txt, a level asked in two parts side by side (L4's 5
+    proven, D2's 6 under way): each part alone is incomplete, the two read together as ``audit --level-log``
+    reads them hold the union of their UNSAT lines (each line fits its split), no split is answered in both,
+    and when the level is complete every one of its splits is there."""
     ed = default_edition()
     base = setup_garden(ed)
-    paths = sorted((Path(__file__).parents[2] / "docs/audit").glob("hedge-mage-L4-not-with-5.part-*.txt"))
+    paths = sorted((Path(__file__).parents[2] / "docs/audit").glob(f"hedge-mage-{tile}-not-with-{k}.part-*.txt"))
     assert [p.name[-10:] for p in paths] == ["part-0.txt", "part-1.txt"]
     parts = []
     for p in paths:
         [one] = read_levels([(p.read_text(), str(p))], base, ed)
-        assert one.sources == (str(p),) and not one.complete
-        parts.append(one.settled)
-    assert not parts[0] & parts[1]
-    [rec] = read_levels([(p.read_text(), str(p)) for p in paths], base, ed)
-    assert (rec.tile, rec.k, rec.splits, rec.complete) == ("L4", 5, 179, True)
-    assert rec.settled == frozenset(range(179))
-
-
-def test_D2s_level_6_in_progress_reads_back() -> None:
-    """docs/audit/hedge-mage-D2-not-with-6.part-*.txt, D2's level 6 under way in two parts: each read alone and
-    both together as ``audit --level-log`` reads them (every UNSAT line fits its split, no split in both)."""
-    ed = default_edition()
-    base = setup_garden(ed)
-    paths = sorted((Path(__file__).parents[2] / "docs/audit").glob("hedge-mage-D2-not-with-6.part-*.txt"))
-    assert [p.name[-10:] for p in paths] == ["part-0.txt", "part-1.txt"]
-    parts = []
-    for p in paths:
-        [one] = read_levels([(p.read_text(), str(p))], base, ed)
-        assert (one.tile, one.k, one.splits) == ("D2", 6, 131)
+        assert (one.tile, one.k, one.splits, one.sources) == (tile, k, n, (str(p),)) and not one.complete
         parts.append(one.settled)
     assert parts[0] and parts[1] and not parts[0] & parts[1]
     [rec] = read_levels([(p.read_text(), str(p)) for p in paths], base, ed)
-    assert rec.settled == parts[0] | parts[1]
+    assert rec.settled == parts[0] | parts[1] and rec.complete == complete
+    if complete:
+        assert rec.settled == frozenset(range(n))
 
 
 @pytest.mark.parametrize("seed", range(3))
