@@ -274,19 +274,20 @@ def test_the_audit_starts_at_a_logs_level(seed: int) -> None:
 def test_the_recorded_logs_settle_the_default_twins() -> None:
     """The offline logs of docs/audit, read as ``audit --level-log`` reads them: L3's level 5 with the
     10-minute audit's 6-placement witness (docs/audit/hedge-mage-a-2026-12-04.json.gz) proves L3 = 6 and, by
-    its twin, L3e = 6; I3's log proves I3 and I3m; L4's two parts, read together, prove L4 and L4m; D2's raises
-    its range to 6-8; no log touches another tile."""
+    its twin, L3e = 6; I3's log proves I3 and I3m; L4's two parts, read together, prove L4 and L4m; D2's level 6
+    (two parts) raises its range to 7-8, above its level 5; no log touches another tile."""
     import gzip
 
     ed = default_edition()
     base = setup_garden(ed)
     root = Path(__file__).parents[2] / "docs/audit"
     names = ("I3-not-with-5.txt", "L3-not-with-5.txt", "D2-not-with-5.txt", "L4-not-with-5.part-0.txt",
-             "L4-not-with-5.part-1.txt")
+             "L4-not-with-5.part-1.txt", "D2-not-with-6.part-0.txt", "D2-not-with-6.part-1.txt")
     logs = [((root / f"hedge-mage-{n}").read_text(), str(root / f"hedge-mage-{n}")) for n in names]
     recs = read_levels(logs, base, ed)
     assert [(r.tile, r.k, r.complete, r.splits) for r in recs] == [("I3", 5, True, 179), ("L3", 5, True, 179),
-                                                                   ("D2", 5, True, 131), ("L4", 5, True, 179)]
+                                                                   ("D2", 5, True, 131), ("L4", 5, True, 179),
+                                                                   ("D2", 6, True, 131)]
     doc = json.loads(gzip.decompress((root / "hedge-mage-a-2026-12-04.json.gz").read_bytes()))
     answers = [TileAudit(t["tile"], t["status"], t["lower_bound"], t["upper_bound"], t["max_before"])
                for t in doc["per_tile"]["tiles"]]
@@ -296,7 +297,7 @@ def test_the_recorded_logs_settle_the_default_twins() -> None:
                        ("L4", l4), ("L4m", l4)):
         assert got[tile].status == "proven" and got[tile].value == 6 and got[tile].level_logs == want, tile
     d2 = got["D2"]
-    assert (d2.status, d2.lower, d2.upper, d2.level_logs) == ("unknown", 6, 8, [logs[2][1]])
+    assert (d2.status, d2.lower, d2.upper, d2.level_logs) == ("unknown", 7, 8, [logs[5][1], logs[6][1]])
     for tile in ("I4", "T4", "T4e", "S4", "N5"):
         before = next(a for a in answers if a.tile == tile)
         assert got[tile] == before, tile
@@ -333,10 +334,10 @@ def test_audit_takes_level_logs_and_refuses_bad_ones(tmp_path: Path) -> None:
         assert code == 2 and "Traceback" not in out, (bad, out)
 
 
-@pytest.mark.parametrize(("tile", "k", "n", "complete"), [("L4", 5, 179, True), ("D2", 6, 131, False)])
+@pytest.mark.parametrize(("tile", "k", "n", "complete"), [("L4", 5, 179, True), ("D2", 6, 131, True)])
 def test_the_parts_of_a_long_level_read_back(tile: str, k: int, n: int, complete: bool) -> None:
     """docs/audit/hedge-mage-<tile>-not-with-<k>.part-*.txt, a level asked in two parts side by side (L4's 5
-    proven, D2's 6 under way): each part alone is incomplete, the two read together as ``audit --level-log``
+    and D2's 6 proven): each part alone is incomplete, the two read together as ``audit --level-log``
     reads them hold the union of their UNSAT lines (each line fits its split), no split is answered in both,
     and when the level is complete every one of its splits is there."""
     ed = default_edition()
