@@ -549,7 +549,9 @@ def audit_tile(
     ``lower``: a lower bound proven elsewhere (every smaller k UNSAT, e.g. by the level-proof logs of
     ``level_proof``; ``stats["lower_given"]``): the searches start there, no shorter witness is looked
     for, and MaxSAT, which would have to prove those levels again, is not run; a known witness of
-    ``lower`` placements settles the tile at once, so a pooled audit hands its time on.
+    ``lower`` placements settles the tile at once, so a pooled audit hands its time on.  A witness
+    found below ``lower`` (the bound given was wrong) is kept and proves its own value: the caller
+    checks its bound against the answer (``level_proof.with_levels`` refuses such a log).
     """
     if method not in METHODS:
         raise UsageError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
