@@ -320,18 +320,24 @@ def read_levels(logs: Sequence[tuple[str, str]], base: Garden, edition: HedgeMag
     return [LevelRecord(tile, k, tuple(names), frozenset(union), n) for (tile, k), (names, union, n) in found.items()]
 
 
-def lower_bounds(records: Sequence[LevelRecord], base: Garden, edition: HedgeMageEdition) -> dict[str, int]:
-    """The lower bound each tile has from the complete ``records`` (level k proven: k + 1), for it and for its
-    twins (``audit.twins``: the same question), to start the audit's searches there (``audit_tiles(lower=)``);
-    tiles no complete record is about are left out."""
+def _deepest(records: Sequence[LevelRecord], base: Garden, edition: HedgeMageEdition) -> dict[str, LevelRecord]:
+    """Each tile's complete record of the highest level, about it or its twin (``audit.twins``: the same
+    question); tiles no complete record is about are left out."""
     rep = twins(base, edition)
-    out: dict[str, int] = {}
+    out: dict[str, LevelRecord] = {}
     for r in records:
         if r.complete:
             for tile in edition.tiles:
-                if rep[tile] == rep[r.tile]:
-                    out[tile] = max(out.get(tile, 1), r.k + 1)
+                if rep[tile] == rep[r.tile] and (tile not in out or r.k > out[tile].k):
+                    out[tile] = r
     return out
+
+
+def lower_bounds(records: Sequence[LevelRecord], base: Garden, edition: HedgeMageEdition) -> dict[str, int]:
+    """The lower bound each tile has from the complete ``records`` (level k proven: k + 1), for it and for its
+    twins, to start the audit's searches there (``audit_tiles(lower=)``); tiles no complete record is about
+    are left out."""
+    return {tile: r.k + 1 for tile, r in _deepest(records, base, edition).items()}
 
 
 def with_levels(answers: Sequence[TileAudit], records: Sequence[LevelRecord], base: Garden,
@@ -343,19 +349,14 @@ def with_levels(answers: Sequence[TileAudit], records: Sequence[LevelRecord], ba
     lines are taken as recorded, not asked again.  A record that says no garden of k placements blocks a
     tile for which the answer holds a witness of at most k (replayed and checked) is a NotationError at
     its first log: that log is wrong, or for another setup."""
-    rep = twins(base, edition)
+    deepest = _deepest(records, base, edition)
     out: list[TileAudit] = []
     for a in answers:
-        best: LevelRecord | None = None
-        for r in records:
-            if not r.complete or rep[r.tile] != rep[a.tile]:
-                continue
-            if a.upper is not None and a.upper <= r.k:
-                raise NotationError(f"this log says no garden of at most {r.k} earlier placements blocks "
-                                    f"{r.tile}, but the audit's witness for {a.tile} (replayed and checked) "
-                                    f"has {a.upper}", source=r.sources[0])
-            if best is None or r.k > best.k:
-                best = r
+        best = deepest.get(a.tile)
+        if best is not None and a.upper is not None and a.upper <= best.k:
+            raise NotationError(f"this log says no garden of at most {best.k} earlier placements blocks "
+                                f"{best.tile}, but the audit's witness for {a.tile} (replayed and checked) "
+                                f"has {a.upper}", source=best.sources[0])
         given = best is not None and a.stats.get("lower_given") == best.k + 1  # the audit started there
         if best is None or (best.k < a.lower and not given):
             out.append(a)
