@@ -34,6 +34,7 @@ from gnomekit.solver.core.batch import (
 
 from gnomekit.cli import main
 from gnomekit.progress import Display, display
+from tests.marks import first_by_default
 
 
 def seeded(salt: int, x: int) -> float:
@@ -204,7 +205,7 @@ def one_job(argv: list[str]) -> tuple[int, Any]:
     return code, json.loads(json.dumps(data))  # a fresh copy: a test may not change another's answer
 
 
-@pytest.mark.parametrize("argv", AUDITS, ids=lambda a: a[0])
+@pytest.mark.parametrize("argv", first_by_default(AUDITS, 2), ids=lambda a: a[0])
 def test_audit_with_one_job_and_two_gives_the_same_json(argv: list[str]) -> None:
     c1, one = one_job(argv)
     c2, two = run([*argv, "--json", "--jobs", "2"])

@@ -15,6 +15,7 @@ from gnomekit.models.gnome_hollow.scoring import final_scores
 from gnomekit.solver.gnome_hollow.play import RecordError, play_game, replay
 
 from gnomekit.cli import main
+from tests.marks import first_by_default
 
 G = make_game()
 
@@ -26,7 +27,7 @@ def _cli(*args: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", first_by_default([2, 3, 4], 1))
 def test_random_games_end_by_the_rules_and_replay(players: int) -> None:
     res = play_game(G, players, seed=players, policies="random")
     assert res.final.is_terminal() and res.final.start.phase == "over"

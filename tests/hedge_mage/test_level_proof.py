@@ -45,6 +45,7 @@ from gnomekit.solver.hedge_mage.level_proof import (
 from gnomekit.cli import main
 from tests.hedge_mage.test_audit import SHAPES, check_witness, tiny, tiny_toml
 from tests.hedge_mage.test_blocking import edition_of
+from tests.marks import by_default
 
 
 def tiny_edition_file(folder: Path) -> Path:
@@ -63,7 +64,7 @@ def run_cli(argv: list[str]) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", by_default(range(6), [1, 3]))
 def test_levels_match_brute_force(seed: int) -> None:
     """Below the brute-force value every split is UNSAT ("proven"); at the value a split finds a garden that
     replays legally and blocks the tile ("blocks"), so the level's answer is never wrong either way."""
@@ -85,6 +86,8 @@ def test_levels_match_brute_force(seed: int) -> None:
                 break
 
 
+@pytest.mark.slow
+@pytest.mark.ci
 def test_resumed_run_asks_only_what_is_left_and_the_log_reads_back() -> None:
     """A level cut into runs by deadlines: each run skips the splits the log settles, a split cut by the
     deadline is asked again, and the union is the one-call answer (I4 at k = 4 on the default edition)."""
@@ -167,6 +170,8 @@ def test_a_cut_run_says_unknown_and_how_to_go_on(tmp_path: Path) -> None:
     assert f"{len(settled)} of {len(splits)} splits UNSAT" in out
 
 
+@pytest.mark.slow
+@pytest.mark.ci
 def test_parts_split_the_level_between_logs(tmp_path: Path) -> None:
     """``--part I/N`` asks the splits numbered I modulo N; the logs of all parts, read together, prove the level."""
     ed = default_edition()
@@ -185,6 +190,32 @@ def test_parts_split_the_level_between_logs(tmp_path: Path) -> None:
     assert code == 0 and data["status"] == "proven" and data["settled_before"] == len(splits) == 59
 
 
+def test_cli_parts_and_jobs_on_a_small_edition(tmp_path: Path) -> None:
+    """The default run's check of ``--part I/N`` and ``--jobs 2`` (the default edition's, above, are CI's):
+    the tiny edition's D2 level 1 in two part logs that prove it only together, and on two workers in one
+    log that settles it for a run without workers."""
+    path = tiny_edition_file(tmp_path)
+    ed = tiny(4, 5, [[0, 0], [3, 4]], [[1, 2], [2, 0]],
+              {"D2": SHAPES["D2"], "I3": SHAPES["I3"], "L3": SHAPES["L3"], "T4": SHAPES["T4"]})
+    splits = level_splits(setup_garden(ed), ed, "D2", 1)
+    assert len(splits) >= 2
+    argv = ["hedge-mage", "audit-level", "--edition", str(path), "--tile", "D2", "--k", "1", "--json"]
+    logs = [tmp_path / "a.txt", tmp_path / "b.txt"]
+    for i, log in enumerate(logs):
+        code, out = run_cli([*argv, "--part", f"{i}/2", "--log", str(log)])
+        assert code == 1 and json.loads(out)["status"] == "unknown"
+        assert read_log(log.read_text(), str(log), "D2", 1, splits) == {j for j in range(len(splits)) if j % 2 == i}
+    code, out = run_cli([*argv, "--log", str(logs[0]), "--log", str(logs[1])])
+    assert code == 0 and json.loads(out)["settled_before"] == len(splits)
+    log = tmp_path / "jobs.txt"
+    code, out = run_cli([*argv, "--jobs", "2", "--log", str(log)])
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "proven" and data["unsat"] == data["splits"] == len(splits)
+    assert read_log(log.read_text(), str(log), "D2", 1, splits) == set(range(len(splits)))
+    code, out = run_cli([*argv, "--log", str(log)])
+    assert code == 0 and json.loads(out)["settled_before"] == len(splits)
+
+
 def _complete_log(base: Garden, ed: HedgeMageEdition, tile: str, k: int) -> str:
     """The log of a whole level asked in one run (every split UNSAT), as ``audit-level --log`` writes it."""
     lines = [header(tile, k, ed.name, len(level_splits(base, ed, tile, k)))]
@@ -198,7 +229,7 @@ def _complete_log(base: Garden, ed: HedgeMageEdition, tile: str, k: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", by_default(range(4), [2]))
 def test_a_complete_level_log_proves_a_witness_optimal(seed: int) -> None:
     """Small editions: a budget-cut answer (lower 1, the brute-force value's witness) with the complete log of
     level value - 1 becomes proven at the brute-force value; the log of a lower level only raises the bound;
@@ -237,7 +268,7 @@ def test_a_complete_level_log_proves_a_witness_optimal(seed: int) -> None:
     assert seen >= 1
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", by_default(range(4), [1, 3]))
 def test_the_audit_starts_at_a_logs_level(seed: int) -> None:
     """Small editions: ``audit_tile(lower=v)`` with the brute-force value v (as ``lower_bounds`` gives it from
     a complete log of level v - 1, to the tile and its twins) proves v with a replayed witness of v placements,
@@ -356,7 +387,7 @@ def test_the_parts_of_a_long_level_read_back(tile: str, k: int, n: int, complete
         assert rec.settled == frozenset(range(n))
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", by_default(range(3), [2]))
 def test_the_batch_form_gives_the_same_answers(seed: int) -> None:
     """``prove_level_batch`` (a split a task, a model each) settles the same splits as ``prove_level`` (one
     solver) on small editions, below the brute-force value and at it, in this process and on two workers."""
@@ -393,6 +424,8 @@ def test_a_batch_split_past_the_end_is_not_settled() -> None:
     assert proof.unsat == set(range(5)) and proof.status == "unknown" and proof.blocking is None
 
 
+@pytest.mark.slow
+@pytest.mark.ci
 def test_cli_jobs_proves_a_level_on_workers_with_one_log(tmp_path: Path) -> None:
     """``audit-level --jobs 2``: N5's level 3 proven on two workers, every split in the one log (read back);
     the same log then settles the level for a run without workers; bad --jobs exits 2."""
@@ -411,6 +444,8 @@ def test_cli_jobs_proves_a_level_on_workers_with_one_log(tmp_path: Path) -> None
     assert code == 2 and "--jobs" in out
 
 
+@pytest.mark.slow
+@pytest.mark.ci
 def test_cli_ray_proves_a_level_with_one_log(tmp_path: Path) -> None:
     """``audit-level --ray``: the tiny edition's D2 level 1 asked as Ray tasks (a local runtime of 2 CPUs),
     every split in the log, the same answer as in-process."""

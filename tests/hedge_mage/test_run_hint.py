@@ -21,6 +21,7 @@ from gnomekit.solver.hedge_mage.run_hint import best_without, run_hint
 from gnomekit.solver.hedge_mage.running import solve_run
 
 from gnomekit.cli import main
+from tests.marks import first_by_default
 
 ED = default_edition()
 EX = "docs/examples/tiny-run.txt"
@@ -154,7 +155,7 @@ def exhaustive(p0: RunPosition, banned: tuple[object, ...] | None) -> tuple[int,
 # --- tests ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("p", CASES)
+@pytest.mark.parametrize("p", first_by_default(CASES, 2))
 def test_hint_best_is_solve_optimum_and_runner_up_is_second_best(p: RunPosition) -> None:
     res = run_hint(p, ED)
     assert res.status == "optimal"

@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from tests.marks import first_by_default
+
 SHOTS = Path("/tmp")
 WAIT = 30  # seconds: the machine may be busy
 
@@ -117,7 +119,7 @@ def picture(driver: Any) -> Any:
     return driver.find_elements(By.CSS_SELECTOR, "#picture svg")
 
 
-@pytest.mark.parametrize("game", list(ILLEGAL))
+@pytest.mark.parametrize("game", first_by_default(ILLEGAL, 1))
 def test_load_draw_check_hint(server: str, browser: Any, game: str) -> None:
     from selenium.webdriver.common.by import By
 
@@ -230,7 +232,7 @@ CLICKS = {
 }
 
 
-@pytest.mark.parametrize("game", list(CLICKS))
+@pytest.mark.parametrize("game", first_by_default(CLICKS, 1))
 def test_click_builds_the_position_and_undo_restores_it(server: str, browser: Any, game: str) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
