@@ -37,7 +37,14 @@ from functools import partial
 from typing import Any
 
 from gnomekit.models.core.errors import UsageError
-from gnomekit.models.core.grid import Cell, all_cells, orthogonal_neighbours, windows_2x2
+from gnomekit.models.core.grid import (
+    Cell,
+    all_cells,
+    is_edge_connected,
+    orthogonal_neighbours,
+    windows_2x2,
+    windows_containing,
+)
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.notation import garden_to_json
 from gnomekit.models.hedge_mage.placement import (
@@ -424,7 +431,7 @@ class _TileBlocker:
         lits: list[int] = [pk.h[c] for c in p.cells if c in pk.h]
         seen: set[tuple[Cell, ...]] = set()
         for c in p.cells:
-            for w in _windows_through(c, rows, cols):
+            for w in windows_containing(c, rows, cols):
                 if w in seen:
                     continue
                 seen.add(w)
@@ -490,27 +497,7 @@ class _TileBlocker:
 
 def _connected(cells: Sequence[Cell]) -> bool:
     """Are the cells one orthogonally connected set (empty counts as connected)?"""
-    if not cells:
-        return True
-    todo = set(cells)
-    stack = [todo.pop()]
-    while stack:
-        r, c = stack.pop()
-        for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if n in todo:
-                todo.remove(n)
-                stack.append(n)
-    return not todo
-
-
-def _windows_through(c: Cell, rows: int, cols: int) -> list[tuple[Cell, ...]]:
-    r, q = c
-    out: list[tuple[Cell, ...]] = []
-    for tr in (r - 1, r):
-        for tc in (q - 1, q):
-            if 0 <= tr < rows - 1 and 0 <= tc < cols - 1:
-                out.append(((tr, tc), (tr, tc + 1), (tr + 1, tc), (tr + 1, tc + 1)))
-    return out
+    return not cells or is_edge_connected(cells)
 
 
 def audit_tile(
@@ -1081,10 +1068,10 @@ def from_twin(base: Garden, edition: HedgeMageEdition, tile: str, twin: TileAudi
     return res
 
 
-def _tile_task(base: Garden, edition: HedgeMageEdition, seconds: float, tile: str,
-               method: str = "exact-count", lower: Mapping[str, int] | None = None) -> TileAudit:
+def _tile_task(base: Garden, edition: HedgeMageEdition, seconds: float, lower: Mapping[str, int], tile: str,
+               method: str = "exact-count") -> TileAudit:
     """One task of ``audit_tiles`` (top level, so a worker process or Ray can run it)."""
-    return audit_tile(base, edition, tile, seconds, method=method, lower=(lower or {}).get(tile, 1))
+    return audit_tile(base, edition, tile, seconds, method=method, lower=lower.get(tile, 1))
 
 
 def _group_task(base: Garden, edition: HedgeMageEdition, method: str, lower: Mapping[str, int],
@@ -1176,7 +1163,7 @@ def audit_tiles(
     if total is not None:
         return _audit_pooled(base, edition, names, total, progress, backend, method, lower)
     if not share_twins:
-        batch = run_batch(partial(_tile_task, base, edition, seconds_per_tile, method=method, lower=lower), names,
+        batch = run_batch(partial(_tile_task, base, edition, seconds_per_tile, lower, method=method), names,
                           backend, progress)
         done = [a for _i, a in batch.items()]
         if not batch.complete:

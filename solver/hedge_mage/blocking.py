@@ -70,7 +70,14 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from gnomekit.models.core.grid import Cell, all_cells, orthogonal_neighbours, windows_2x2
+from gnomekit.models.core.grid import (
+    Cell,
+    all_cells,
+    is_edge_connected,
+    orthogonal_neighbours,
+    windows_2x2,
+    windows_containing,
+)
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.placement import Placement, candidates, legal_placements
 from gnomekit.models.hedge_mage.position import Garden, Hedge, ground_components
@@ -251,7 +258,7 @@ class _BlockModel:
         lits: list[LitOrConst] = [self.hedge(c) for c in q]
         seen: set[tuple[Cell, ...]] = set()
         for c in q:
-            for w in _windows_through(c, self.rows, self.cols):
+            for w in windows_containing(c, self.rows, self.cols):
                 if w in seen:
                     continue
                 seen.add(w)
@@ -489,31 +496,11 @@ def _ground_tree(q: CellSet, hedge: set[Cell], rows: int, cols: int, live: set[C
 
 def _connected(cells: Sequence[Cell]) -> bool:
     """Are the cells one orthogonally connected set (empty counts as connected)?"""
-    todo = set(cells)
-    if not todo:
-        return True
-    stack = [todo.pop()]
-    while stack:
-        r, c = stack.pop()
-        for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if n in todo:
-                todo.remove(n)
-                stack.append(n)
-    return not todo
+    return not cells or is_edge_connected(cells)
 
 
 def _neg(x: LitOrConst) -> LitOrConst:
     return (not x) if isinstance(x, bool) else -x
-
-
-def _windows_through(c: Cell, rows: int, cols: int) -> list[tuple[Cell, ...]]:
-    r, q = c
-    out: list[tuple[Cell, ...]] = []
-    for tr in (r - 1, r):
-        for tc in (q - 1, q):
-            if 0 <= tr < rows - 1 and 0 <= tc < cols - 1:
-                out.append(((tr, tc), (tr, tc + 1), (tr + 1, tc), (tr + 1, tc + 1)))
-    return out
 
 
 class BlockingSearch:
