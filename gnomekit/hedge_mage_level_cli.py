@@ -43,6 +43,10 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--k", type=int, required=True, metavar="K", help="the level: at most K earlier placements")
     p.add_argument("--time", type=float, default=60.0, metavar="S",
                    help="seconds for this run (default 60); the split cut by it is asked again next run")
+    p.add_argument("--split-time", type=float, default=None, metavar="S",
+                   help="leave a split not answered within S seconds for a later run and go on with the next "
+                   "(a sweep that settles the quick splits first, or finds a blocking garden in one; default: "
+                   "wait on each split until --time)")
     p.add_argument("--part", metavar="I/N", default=None,
                    help="ask only the splits whose number is I modulo N (run N of these side by side, each "
                    "with its own log, to use N cores)")
@@ -70,6 +74,8 @@ def cmd_audit_level(args: argparse.Namespace) -> Answer:
                          source="--k", text=str(args.k))
     if args.time <= 0:
         raise UsageError("expected a time budget in seconds > 0", source="--time", text=str(args.time))
+    if args.split_time is not None and not args.split_time > 0:
+        raise UsageError("expected seconds > 0 for each split", source="--split-time", text=str(args.split_time))
     part = _part(args.part)
     base = setup_garden(ed)
     splits = level_splits(base, ed, args.tile, args.k)
@@ -94,7 +100,8 @@ def cmd_audit_level(args: argparse.Namespace) -> Answer:
             if fresh:
                 log.write(header(args.tile, args.k, ed.name, len(splits), question) + "\n")
             share = ("" if part is None else f", --part {part[0]}/{part[1]}") + \
-                ("" if args.jobs is None else f", --jobs {args.jobs}") + ("" if args.ray is None else ", --ray")
+                ("" if args.jobs is None else f", --jobs {args.jobs}") + ("" if args.ray is None else ", --ray") + \
+                ("" if args.split_time is None else f", --split-time {args.split_time:g}")
             log.write(f"# run {time.strftime('%Y-%m-%d %H:%M:%S %Z')}: {len(settled)} of {len(splits)} "
                       f"settled before, --time {args.time:g}{share}\n")
             log.flush()
@@ -108,7 +115,8 @@ def cmd_audit_level(args: argparse.Namespace) -> Answer:
                     elif ans.status == "unasked":
                         pass
                     elif ans.status == "timeout":
-                        log.write(f"# split {ans.index} {ans.counts}: cut by --time after {ans.seconds:.1f}s "
+                        cut = "--time" if args.split_time is None or ans.seconds < args.split_time else "--split-time"
+                        log.write(f"# split {ans.index} {ans.counts}: cut by {cut} after {ans.seconds:.1f}s "
                                   "(asked again next run)\n")
                     else:
                         log.write(f"# split {ans.index} {ans.counts}: blocked by {len(ans.placements)}: "
@@ -119,12 +127,13 @@ def cmd_audit_level(args: argparse.Namespace) -> Answer:
             if args.ray is not None or (args.jobs is not None and args.jobs > 1):
                 try:
                     proof = prove_level_batch(base, ed, args.tile, args.k, args.time, settled, heard, only,
-                                              backend_of(args))
+                                              backend_of(args), args.split_time)
                 except BatchError as err:  # Ctrl-C or a failed task: what was heard is in the log
                     proof, stop = err.partial, err
             else:
                 backend_of(args)  # check --jobs
-                proof = prove_level(base, ed, args.tile, args.k, t0 + args.time, settled, heard, only)
+                proof = prove_level(base, ed, args.tile, args.k, t0 + args.time, settled, heard, only,
+                                    args.split_time)
     finally:
         if log is not None:
             log.close()

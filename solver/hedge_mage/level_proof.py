@@ -84,6 +84,11 @@ def _level_checked(edition: HedgeMageEdition, k: int) -> int:
     return kmax
 
 
+def _split_seconds_checked(split_seconds: float | None) -> None:
+    if split_seconds is not None and not split_seconds > 0:
+        raise ValueError(f"split_seconds must be positive, not {split_seconds}")
+
+
 def _ask(search: BlockingSearch, k: int, counts: list[int], deadline: float) -> Collection[Placement] | None:
     """One split question: a blocking set within ``k`` placements shared as ``counts``, or None (UNSAT)."""
     return search._question(search.model.at_most(k) + search.model.shape_limits(counts), deadline)
@@ -100,11 +105,17 @@ def level_splits(base: Garden, edition: HedgeMageEdition, tile: str, k: int) -> 
 
 def prove_level(base: Garden, edition: HedgeMageEdition, tile: str, k: int, deadline: float,
                 settled: Collection[int] = (), on_answer: Callable[[SplitAnswer, LevelProof], None] | None = None,
-                only: Collection[int] | None = None) -> LevelProof:
+                only: Collection[int] | None = None, split_seconds: float | None = None) -> LevelProof:
     """Ask the splits of level ``k`` not in ``settled`` (or only those in ``only``) until ``deadline``
     (time.monotonic), one by one on one incremental solver; ``on_answer`` hears each answer as it comes
-    (a log line to write, a progress bar to move).  Stops at the first blocking garden."""
+    (a log line to write, a progress bar to move).  Stops at the first blocking garden.
+
+    ``split_seconds``: a split not answered within that many seconds is left ("timeout", asked again by a
+    later run) and the run goes on with the next, so that a sweep settles the quick splits (or finds a
+    blocking garden in one) before it spends hours on a hard one; None: the run waits on each split until
+    ``deadline``, where it stops."""
     kmax = _level_checked(edition, k)
+    _split_seconds_checked(split_seconds)
     search = BlockingSearch(base, edition, tile, kmax, lower=k, ring="count")
     splits = _splits(search.caps, k)
     proof = LevelProof(tile, k, splits, {i for i in settled if 0 <= i < len(splits)})
@@ -115,13 +126,16 @@ def prove_level(base: Garden, edition: HedgeMageEdition, tile: str, k: int, dead
             t0 = time.monotonic()
             if t0 >= deadline:
                 break
+            until = deadline if split_seconds is None else min(deadline, t0 + split_seconds)
             try:
-                found = _ask(search, k, counts, deadline)
+                found = _ask(search, k, counts, until)
             except SatTimeout:
                 secs = time.monotonic() - t0
                 proof.question_seconds += secs
                 if on_answer is not None:
                     on_answer(SplitAnswer(i, counts, "timeout", secs), proof)
+                if until < deadline:
+                    continue  # only this split's time is up
                 break
             secs = time.monotonic() - t0
             proof.question_seconds += secs
@@ -153,12 +167,14 @@ def _checked(base: Garden, edition: HedgeMageEdition, tile: str, found: Collecti
 
 @dataclass(frozen=True)
 class SplitJob:
-    """One split question as a batch task: its number and counts, and the run's end (``time.time``, which
-    worker processes and machines share, unlike ``time.monotonic``)."""
+    """One split question as a batch task: its number and counts, the run's end (``time.time``, which
+    worker processes and machines share, unlike ``time.monotonic``) and the most seconds it may take
+    (``split_seconds`` of :func:`prove_level_batch`; None: until the end)."""
 
     index: int
     counts: tuple[int, ...]
     end: float
+    limit: float | None = None
 
 
 def ask_split(base: Garden, edition: HedgeMageEdition, tile: str, k: int, job: SplitJob) -> SplitAnswer:
@@ -167,6 +183,8 @@ def ask_split(base: Garden, edition: HedgeMageEdition, tile: str, k: int, job: S
     left = job.end - time.time()
     if left <= 0:
         return SplitAnswer(job.index, list(job.counts), "unasked", 0.0)
+    if job.limit is not None:
+        left = min(left, job.limit)
     search = BlockingSearch(base, edition, tile, max_before(edition), lower=k, ring="count")
     t0 = time.monotonic()
     try:
@@ -183,19 +201,22 @@ def ask_split(base: Garden, edition: HedgeMageEdition, tile: str, k: int, job: S
 
 def prove_level_batch(base: Garden, edition: HedgeMageEdition, tile: str, k: int, seconds: float,
                       settled: Collection[int] = (), on_answer: Callable[[SplitAnswer, LevelProof], None] | None = None,
-                      only: Collection[int] | None = None, backend: Backend | None = None) -> LevelProof:
+                      only: Collection[int] | None = None, backend: Backend | None = None,
+                      split_seconds: float | None = None) -> LevelProof:
     """:func:`prove_level` with one task a split on ``backend`` (worker processes, Ray), ``seconds`` of wall
     clock for the run: each split is asked on a model of its own (:func:`ask_split`), ``on_answer`` hears the
-    answers as they come back (in finishing order), and a split whose task runs past the end ("timeout") or
-    starts after it ("unasked") is asked again by a later run.  Every split left is asked, also after one
-    finds a blocking garden (a task cannot be stopped once sent); the proof keeps the first garden heard."""
+    answers as they come back (in finishing order), and a split whose task runs past the end or past
+    ``split_seconds`` ("timeout") or starts after the end ("unasked") is asked again by a later run.  Every
+    split left is asked, also after one finds a blocking garden (a task cannot be stopped once sent); the
+    proof keeps the first garden heard."""
     _level_checked(edition, k)
     if seconds <= 0:
         raise ValueError(f"seconds must be positive, not {seconds}")
+    _split_seconds_checked(split_seconds)
     splits = level_splits(base, edition, tile, k)
     proof = LevelProof(tile, k, splits, {i for i in settled if 0 <= i < len(splits)})
     end = time.time() + seconds
-    jobs = [SplitJob(i, tuple(c), end) for i, c in enumerate(splits)
+    jobs = [SplitJob(i, tuple(c), end, split_seconds) for i, c in enumerate(splits)
             if i not in proof.unsat and (only is None or i in only)]
 
     def heard(_n: int, ans: SplitAnswer) -> None:

@@ -10,12 +10,14 @@ import time
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gnomekit.models.core.errors import NotationError
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition, default_edition
 from gnomekit.models.hedge_mage.placement import legal_placements
 from gnomekit.models.hedge_mage.position import Garden
+from gnomekit.solver.core.sat import SatTimeout
 from gnomekit.solver.hedge_mage.audit import (
     TileAudit,
     audit_tile,
@@ -214,6 +216,70 @@ def test_cli_parts_and_jobs_on_a_small_edition(tmp_path: Path) -> None:
     assert read_log(log.read_text(), str(log), "D2", 1, splits) == set(range(len(splits)))
     code, out = run_cli([*argv, "--log", str(log)])
     assert code == 0 and json.loads(out)["settled_before"] == len(splits)
+
+
+def _hard_split(monkeypatch: pytest.MonkeyPatch, hard: int, deadlines: list[float]) -> None:
+    """Make split ``hard`` a question that is never answered: it waits for the deadline it is given (noted in
+    ``deadlines``) and times out; the other splits are asked as they are."""
+    from gnomekit.solver.hedge_mage import level_proof
+
+    real = level_proof._ask
+
+    def ask(search: Any, k: int, counts: list[int], deadline: float) -> Any:
+        if counts == hard_counts[0]:
+            deadlines.append(deadline - time.monotonic())
+            time.sleep(max(0.0, min(deadline - time.monotonic(), 5.0)))
+            raise SatTimeout()
+        return real(search, k, counts, deadline)
+
+    hard_counts: list[list[int]] = []
+    monkeypatch.setattr(level_proof, "_ask", ask)
+    ed = tiny(4, 5, [[0, 0], [3, 4]], [[1, 2], [2, 0]],
+              {"D2": SHAPES["D2"], "I3": SHAPES["I3"], "L3": SHAPES["L3"], "T4": SHAPES["T4"]})
+    hard_counts.append(level_splits(setup_garden(ed), ed, "D2", 1)[hard])
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_split_seconds_leaves_a_hard_split_and_goes_on(monkeypatch: pytest.MonkeyPatch, batch: bool) -> None:
+    """``split_seconds``: a split not answered in time is heard as "timeout" and left, the run asks the
+    splits after it; without it the run waits on that split until its end and asks nothing after it."""
+    ed = tiny(4, 5, [[0, 0], [3, 4]], [[1, 2], [2, 0]],
+              {"D2": SHAPES["D2"], "I3": SHAPES["I3"], "L3": SHAPES["L3"], "T4": SHAPES["T4"]})
+    base = setup_garden(ed)
+    n = len(level_splits(base, ed, "D2", 1))
+    assert n >= 2
+    deadlines: list[float] = []
+    _hard_split(monkeypatch, 0, deadlines)
+    heard: list[tuple[int, str]] = []
+
+    def note(ans: SplitAnswer, _proof: LevelProof) -> None:
+        heard.append((ans.index, ans.status))
+
+    if batch:
+        proof = prove_level_batch(base, ed, "D2", 1, 60.0, on_answer=note, split_seconds=0.2)
+    else:
+        proof = prove_level(base, ed, "D2", 1, time.monotonic() + 60.0, on_answer=note, split_seconds=0.2)
+    assert proof.status == "unknown" and proof.left == [0] and proof.unsat == set(range(1, n))
+    assert (0, "timeout") in heard and len(heard) == n
+    assert deadlines and deadlines[0] <= 0.2 + 1e-6  # the split's own limit, not the run's minute
+    if not batch:
+        heard.clear()
+        proof = prove_level(base, ed, "D2", 1, time.monotonic() + 0.3, on_answer=note)
+        assert heard == [(0, "timeout")] and proof.unsat == set()  # the run's end, nothing after it
+    with pytest.raises(ValueError, match="split_seconds"):
+        prove_level(base, ed, "D2", 1, time.monotonic() + 1.0, split_seconds=0)
+
+
+def test_cli_split_time(tmp_path: Path) -> None:
+    """``--split-time``: the run names it in the log; a bad value exits 2 naming the option."""
+    path = tiny_edition_file(tmp_path)
+    log = tmp_path / "d2.txt"
+    argv = ["hedge-mage", "audit-level", "--edition", str(path), "--tile", "D2", "--k", "1"]
+    code, out = run_cli([*argv, "--split-time", "30", "--log", str(log), "--json"])
+    assert code == 0 and json.loads(out)["status"] == "proven"
+    assert "--split-time 30" in log.read_text()
+    code, out = run_cli([*argv, "--split-time", "0"])
+    assert code == 2 and "--split-time" in out
 
 
 def _complete_log(base: Garden, ed: HedgeMageEdition, tile: str, k: int) -> str:
