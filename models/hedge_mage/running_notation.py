@@ -43,7 +43,7 @@ from typing import Any
 from gnomekit.models.core.errors import NotationError
 from gnomekit.models.core.grid import Cell
 from gnomekit.models.core.jsonpos import loads_with_positions
-from gnomekit.models.core.text import FORMAT_LINE, FORMAT_VERSION
+from gnomekit.models.core.text import FORMAT_LINE, FORMAT_VERSION, is_count
 from gnomekit.models.hedge_mage.edition import HedgeMageEdition
 from gnomekit.models.hedge_mage.notation import _hedge_letter, _JsonReader, garden_from_json_data, garden_from_text
 from gnomekit.models.hedge_mage.running import Action, RGnome, RunPosition, board_of, cname
@@ -179,7 +179,7 @@ def run_from_text(text: str, source: str, ed: HedgeMageEdition) -> RunPosition:
             new = list(raw)
             for t in toks[1:]:
                 for k, ch in enumerate(t.group(0)):
-                    if ch.isdigit() and k > 0:
+                    if is_count(ch) and k > 0:
                         mage_marks.append((int(ch), (row_index, toks.index(t) - 1), ln, t.start() + k + 1))
                         new[t.start() + k] = "W"
             out_lines.append("".join(new))
@@ -229,7 +229,7 @@ def run_from_text(text: str, source: str, ed: HedgeMageEdition) -> RunPosition:
     if "used" in meta and meta["used"][0] != "-":
         v, li, co = meta["used"]
         parts = v.split()
-        if len(parts) != nm or not all(p.isdigit() and int(p) <= MAX_COUNT for p in parts):
+        if len(parts) != nm or not all(is_count(p) and int(p) <= MAX_COUNT for p in parts):
             raise _err(f"expected {nm} whole numbers 0..{MAX_COUNT} (points used by each mage)", source, li, co, v)
         used = tuple(int(p) for p in parts)
     gnomes = []

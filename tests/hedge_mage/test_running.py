@@ -665,3 +665,21 @@ def test_cli_check_accepts_the_empty_plan(capsys: pytest.CaptureFixture[str], pl
     assert code == 0 and rep["legal"] is True and (rep["rescued"], rep["points"]) == (0, 0)
     code = main(["hedge-mage", "check", tiny, "--json"])
     assert code == 2
+
+
+@pytest.mark.parametrize(("old", "new", "line", "what"), [
+    ("used: 0 0", "used: 0 " + "9" * 5000, 12, "points used by each mage"),  # past Python's 4300-digit int()
+    ("0  .1 .", "0  .\u00b2 .", 17, "expected a marker"),  # '²'.isdigit() is true, int('²') fails
+])
+def test_running_text_with_huge_or_unicode_numbers_is_a_located_error(old: str, new: str, line: int,
+                                                                       what: str) -> None:
+    """Found by the slow fuzz test (tests/fuzz): these were tracebacks (ValueError from int()) instead of a
+    NotationError at the line."""
+    from gnomekit.models.core.errors import NotationError
+    from gnomekit.models.hedge_mage.running_notation import run_from_text
+
+    text = (Path(__file__).parents[2] / "docs" / "examples" / "tiny-run.txt").read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    with pytest.raises(NotationError) as err:
+        run_from_text(text.replace(old, new), "tiny-run.txt", default_edition())
+    assert err.value.line == line and what in err.value.message
