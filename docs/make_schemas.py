@@ -115,7 +115,8 @@ pathref = obj({"cell": hexcell, "path": nat()})
 counts = {"type": "object", "additionalProperties": nat()}
 hollow_player = obj({
     "name": STR, "mushrooms": counts, "treasures": counts, "flowers": STRS,
-    "rings": {"type": "array", "items": {"type": "array", "prefixItems": [STR, STR], "items": False, "minItems": 2}},
+    "rings": {"type": "array",  # ring board spaces [SIZE, ROW], as notation.py writes and reads them
+              "items": {"type": "array", "prefixItems": [nat(1), nat(1)], "items": False, "minItems": 2}},
     "storage": STRS,
     "gnomes": {"type": "array", "items": obj({"at": {"oneOf": [{"type": "null"}, STR, pathref]}, "down": BOOL})},
 })

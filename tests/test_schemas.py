@@ -86,6 +86,7 @@ def test_every_written_position_validates(name: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.ci  # CI too: it found (2026-12-08) that the schema said strings where Gnome Hollow writes ring numbers
 @pytest.mark.parametrize("name", list(GAME_SCHEMA))
 def test_every_written_position_validates_many(name: str) -> None:
     _validate_playouts(name, seeds=40, steps=60)
