@@ -40,7 +40,6 @@ from gnomekit.models.core.errors import UsageError
 from gnomekit.models.core.grid import (
     Cell,
     all_cells,
-    is_edge_connected,
     orthogonal_neighbours,
     windows_2x2,
     windows_containing,
@@ -59,7 +58,7 @@ from gnomekit.models.hedge_mage.position import Garden, ground_components
 from gnomekit.models.hedge_mage.setup import deal_deck, new_garden
 from gnomekit.solver.core.batch import Backend, BatchError, Progress, auto_chunk, run_batch
 from gnomekit.solver.core.sat import SatModel, SatTimeout
-from gnomekit.solver.hedge_mage.blocking import BlockingAnswer, BlockingSearch, maxsat_blocking
+from gnomekit.solver.hedge_mage.blocking import BlockingAnswer, BlockingSearch, _connected, maxsat_blocking
 from pysat.card import ITotalizer
 
 SAT_SOLVER = "glucose4"  # supports interrupts (time budgets)
@@ -493,11 +492,6 @@ class _TileBlocker:
                 if c in pk.h and _connected([x for x in ring if x != c]):
                     pk.add([-d, -pk.h[c]] + [v for v in lits if v != pk.h[c]])
         return d
-
-
-def _connected(cells: Sequence[Cell]) -> bool:
-    """Are the cells one orthogonally connected set (empty counts as connected)?"""
-    return not cells or is_edge_connected(cells)
 
 
 def audit_tile(
